@@ -1,0 +1,133 @@
+/// Work that runs at most once at a time, with observable progress and results.
+///
+/// ``apply(_:)`` returns a producer. Starting it checks, atomically, that the action is enabled and not
+/// executing, and marks it executing in the same step: two threads can never both start it. A start
+/// that loses fails at once with ``ActionError/disabled`` and starts nothing.
+///
+/// ``isExecuting`` is `true` exactly while the work runs: it reads `false, true, false` in that order
+/// even for work that finishes inside `start`, and it is already `false` when the run's terminal event
+/// reaches its observers, so they may apply the action again.
+///
+/// Every run's events also reach ``events``, ``values``, ``errors`` and ``completed``. Releasing the
+/// action interrupts runs still in flight and ends these signals.
+///
+/// ```swift
+/// let save = Action { (text: String) in api.save(text) }
+/// save.values.observeValues { print("saved", $0) }
+/// save.apply("hello").start()
+/// save.apply("again").start()  // fails with .disabled while the first runs
+/// ```
+public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>: Sendable {
+    private let execute: @Sendable (Input) -> SignalProducer<Output, Error>
+    private let executing: PropertyStorage<Bool>
+    private let enabledIf: Property<Bool>
+    private let outputs: Outputs
+    private let lifetime: Lifetime
+    private let lifetimeToken: Lifetime.Token
+
+    /// Whether a run is in progress.
+    public let isExecuting: Property<Bool>
+
+    /// Whether ``apply(_:)`` would start a run now: the `enabledIf` condition holds and no run is
+    /// in progress.
+    public let isEnabled: Property<Bool>
+
+    /// Every event of every run, in order.
+    public var events: Signal<Signal<Output, Error>.Event, Never> { outputs.events.output }
+
+    /// Every value of every run.
+    public var values: Signal<Output, Never> { outputs.values.output }
+
+    /// The error of every run that failed.
+    public var errors: Signal<Error, Never> { outputs.errors.output }
+
+    /// Sends once for every run that completed successfully.
+    public var completed: Signal<Void, Never> { outputs.completed.output }
+
+    /// Sends once for every ``apply(_:)`` run that was refused because the action was disabled.
+    public var disabledErrors: Signal<Void, Never> { outputs.disabled.output }
+
+    /// Creates an action that runs the producer `execute` returns, whenever `enabledIf` is `true` and
+    /// no run is in progress.
+    ///
+    /// - Parameters:
+    ///   - enabledIf: Read once, atomically with the start of each run.
+    ///   - execute: Makes the work of one run from its input.
+    public init(
+        enabledIf: Property<Bool>,
+        execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>
+    ) {
+        let executing = PropertyStorage(false)
+        let isExecuting = Property<Bool>(storage: executing, retaining: [], feed: nil)
+        self.execute = execute
+        self.executing = executing
+        self.enabledIf = enabledIf
+        self.isExecuting = isExecuting
+        self.isEnabled = enabledIf.combineLatest(isExecuting).map { $0 && !$1 }
+        self.outputs = Outputs()
+        (lifetime, lifetimeToken) = Lifetime.make()
+    }
+
+    /// Creates an action that is enabled whenever no run is in progress.
+    public convenience init(execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>) {
+        self.init(enabledIf: Property(value: true), execute: execute)
+    }
+
+    /// A producer whose every start tries to run the action with `input`.
+    ///
+    /// The start fails at once with ``ActionError/disabled`` if the action is executing or disabled;
+    /// otherwise it runs the work, forwarding its events (a failure as
+    /// ``ActionError/producerFailed(_:)``). Disposing the start interrupts the work.
+    public func apply(_ input: Input) -> SignalProducer<Output, ActionError<Error>> {
+        SignalProducer { [execute, executing, enabledIf, outputs, lifetime] observer, runLifetime in
+            let started = executing.transition { isExecuting in
+                guard !isExecuting, enabledIf.value else { return false }
+                isExecuting = true
+                return true
+            }
+            guard started else {
+                outputs.disabled.input.send(value: ())
+                observer.send(error: .disabled)
+                return
+            }
+            let work = execute(input).start { event in
+                outputs.events.input.send(value: event)
+                switch event {
+                case .value(let value):
+                    outputs.values.input.send(value: value)
+                    observer.send(value: value)
+                case .failed(let error):
+                    executing.set(false)
+                    outputs.errors.input.send(value: error)
+                    observer.send(error: .producerFailed(error))
+                case .completed:
+                    executing.set(false)
+                    outputs.completed.input.send(value: ())
+                    observer.sendCompleted()
+                case .interrupted:
+                    executing.set(false)
+                    observer.sendInterrupted()
+                }
+            }
+            runLifetime += work
+            let handle = lifetime.add(work)
+            runLifetime.observeEnded { handle?.dispose() }
+        }
+    }
+
+    /// The pipes that carry every run's outputs; released with the action, which ends them.
+    private final class Outputs: Sendable {
+        let events = Signal<Signal<Output, Error>.Event, Never>.pipe()
+        let values = Signal<Output, Never>.pipe()
+        let errors = Signal<Error, Never>.pipe()
+        let completed = Signal<Void, Never>.pipe()
+        let disabled = Signal<Void, Never>.pipe()
+    }
+}
+
+extension Action where Input == Void {
+    /// A producer whose every start tries to run the action; see ``apply(_:)``.
+    public func apply() -> SignalProducer<Output, ActionError<Error>> {
+        apply(())
+    }
+}

@@ -1,0 +1,74 @@
+extension Signal {
+    /// Receives the events of a signal; also the input handle of a signal made by ``Signal/pipe()``.
+    ///
+    /// Sending through an observer is thread safe. The input observer of a signal interrupts the
+    /// signal when it is released, so a signal whose input nobody holds cannot stay open forever.
+    public final class Observer: Sendable {
+        private let action: @Sendable (Event) -> Void
+        private let interruptsOnDeinit: Bool
+
+        /// Creates an observer that runs `action` for every event it is sent.
+        ///
+        /// - Parameter action: Called on the sending thread, one event at a time for a given signal.
+        public init(_ action: @escaping @Sendable (Event) -> Void) {
+            self.action = action
+            self.interruptsOnDeinit = false
+        }
+
+        init(interruptingOnDeinit action: @escaping @Sendable (Event) -> Void) {
+            self.action = action
+            self.interruptsOnDeinit = true
+        }
+
+        /// Creates an observer from one closure per kind of event; omitted closures ignore theirs.
+        public convenience init(
+            value: (@Sendable (Value) -> Void)? = nil,
+            failed: (@Sendable (Error) -> Void)? = nil,
+            completed: (@Sendable () -> Void)? = nil,
+            interrupted: (@Sendable () -> Void)? = nil
+        ) {
+            let dispatch: @Sendable (Event) -> Void = { event in
+                switch event {
+                case .value(let element): value?(element)
+                case .failed(let error): failed?(error)
+                case .completed: completed?()
+                case .interrupted: interrupted?()
+                }
+            }
+            self.init(dispatch)
+        }
+
+        /// Sends `event`.
+        @inline(__always)
+        public func send(_ event: Event) {
+            action(event)
+        }
+
+        /// Sends a value.
+        @inline(__always)
+        public func send(value: Value) {
+            action(.value(value))
+        }
+
+        /// Sends a failure, which terminates the signal.
+        public func send(error: Error) {
+            action(.failed(error))
+        }
+
+        /// Completes the signal.
+        public func sendCompleted() {
+            action(.completed)
+        }
+
+        /// Interrupts the signal.
+        public func sendInterrupted() {
+            action(.interrupted)
+        }
+
+        deinit {
+            if interruptsOnDeinit {
+                action(.interrupted)
+            }
+        }
+    }
+}

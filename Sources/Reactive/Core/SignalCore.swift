@@ -1,0 +1,253 @@
+/// The shared machinery of a signal: its observers, its delivery queue and its status.
+///
+/// Delivery is queue-and-drain. The first sender to find the signal idle becomes the drainer: it
+/// delivers its event, then every event queued meanwhile, in FIFO order, and only then marks the
+/// signal idle. Any other send (a reentrant one from an observer, or one from another thread) queues
+/// its event and returns at once. No observer is ever called with the lock held.
+///
+/// Each event gets a sequence number when it is accepted, and each observer remembers the first
+/// sequence number it may receive, so an observer sees exactly the events accepted after it attached.
+/// Before each callout the drainer checks, under the lock, that the observer is still active: that is
+/// what makes "nothing after `dispose()` returns" hold.
+final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable {
+    typealias Event = Signal<Value, Error>.Event
+    typealias Entry = ObserverEntry<Value, Error>
+
+    // Guarded by `state`'s lock: every field of `State`, and `isActive` of every entry.
+    let state: LockedState<State>
+
+    /// Ends when the signal terminates or tears down; the signal's resources hang from it.
+    let lifetime: Lifetime
+
+    init(hasOutput: Bool = true) {
+        state = LockedState(State(hasOutput: hasOutput))
+        lifetime = Lifetime(ender: CompositeDisposable())
+    }
+
+    struct State {
+        var observers: ContiguousArray<Entry> = []
+        var pending = FIFOQueue<Delivery>()
+        var isDelivering = false
+        /// The sequence number of the last accepted event.
+        var sequence: UInt64 = 0
+        var status = Status.alive
+        var hasOutput: Bool
+
+        /// Moves to `terminated`, dropping observers and queued events.
+        mutating func terminate(with event: Event) {
+            status = .terminated(event)
+            observers.removeAll()
+            pending.removeAll()
+        }
+    }
+
+    enum Status {
+        case alive
+        /// A terminal event with this sequence number is queued or being delivered.
+        case terminating(sequence: UInt64)
+        case terminated(Event)
+    }
+
+    /// One event on its way: to every observer attached before it was accepted, or to one target.
+    struct Delivery {
+        var event: Event
+        var sequence: UInt64
+        var target: Entry?
+    }
+
+    // MARK: Sending
+
+    /// Accepts `event` and delivers it, or queues it if a delivery is running.
+    @inline(__always)
+    func send(_ event: Event) {
+        send { event }
+    }
+
+    /// Runs `makeEvent` under the signal's lock, then accepts and delivers the event it returns.
+    ///
+    /// A property stores its new value inside `makeEvent`, so the order of stored values and the
+    /// order of change events always agree. `makeEvent` runs even if the signal has terminated; its
+    /// event is then dropped.
+    ///
+    /// - Returns: Whether the event was accepted (the signal had not terminated).
+    @discardableResult
+    func send(whileLocked makeEvent: () throws -> Event?) rethrows -> Bool {
+        var first: Delivery?
+        var observers: ContiguousArray<Entry> = []
+        let accepted = try state.withLock { state -> Bool in
+            guard let event = try makeEvent() else { return false }
+            guard case .alive = state.status else { return false }
+            state.sequence &+= 1
+            if event.isTerminating {
+                state.status = .terminating(sequence: state.sequence)
+            }
+            let delivery = Delivery(event: event, sequence: state.sequence, target: nil)
+            if state.isDelivering {
+                state.pending.append(delivery)
+            } else {
+                state.isDelivering = true
+                first = delivery
+                observers = state.observers
+            }
+            return true
+        }
+        if let first {
+            drain(from: first, observers: observers)
+        }
+        return accepted
+    }
+
+    /// Delivers `first`, then every queued event, until the queue is empty.
+    ///
+    /// Only the thread that set `isDelivering` runs this, so deliveries never overlap.
+    private func drain(from first: Delivery, observers snapshot: ContiguousArray<Entry>) {
+        var delivery = first
+        var observers = snapshot
+        var index = 0
+        var endsLifetime = false
+        while true {
+            let recipient: Entry? = state.withLock { state in
+                while true {
+                    if let target = delivery.target {
+                        if index == 0 {
+                            index = 1
+                            if target.isActive { return target }
+                        }
+                    } else {
+                        while index < observers.count {
+                            let entry = observers[index]
+                            index += 1
+                            if entry.isActive && entry.firstSequence <= delivery.sequence {
+                                return entry
+                            }
+                        }
+                        if delivery.event.isTerminating, case .terminating = state.status {
+                            state.terminate(with: delivery.event)
+                            endsLifetime = true
+                        }
+                    }
+                    guard let next = state.pending.popFirst() else {
+                        state.isDelivering = false
+                        return nil
+                    }
+                    delivery = next
+                    observers = state.observers
+                    index = 0
+                }
+            }
+            guard let recipient else { break }
+            recipient.observer.send(delivery.event)
+        }
+        if endsLifetime {
+            lifetime.ender.dispose()
+        }
+    }
+
+    // MARK: Observing
+
+    /// Attaches `observer`; see ``Signal/observe(_:)-(Observer)``.
+    ///
+    /// - Parameters:
+    ///   - observer: Receives the events.
+    ///   - initialEvent: Runs under the lock; the event it returns is delivered to this observer
+    ///     only, before any event accepted later (a property's current value).
+    /// - Returns: The disposable that detaches the observer.
+    func observe(_ observer: Signal<Value, Error>.Observer, initialEvent: () -> Event? = { nil }) -> any Disposable {
+        var late: Event?
+        var first: Delivery?
+        let entry = state.withLock { state -> Entry in
+            let entry = Entry(observer: observer, core: self)
+            switch state.status {
+            case .terminated(let event):
+                entry.isActive = false
+                late = event
+            case .terminating(let sequence):
+                entry.firstSequence = sequence
+                state.observers.append(entry)
+            case .alive:
+                entry.firstSequence = state.sequence &+ 1
+                state.observers.append(entry)
+                if let event = initialEvent() {
+                    state.sequence &+= 1
+                    let delivery = Delivery(event: event, sequence: state.sequence, target: entry)
+                    if state.isDelivering {
+                        state.pending.append(delivery)
+                    } else {
+                        state.isDelivering = true
+                        first = delivery
+                    }
+                }
+            }
+            return entry
+        }
+        if let late {
+            observer.send(late)
+        } else if let first {
+            drain(from: first, observers: [])
+        }
+        return entry
+    }
+
+    /// Detaches `entry`; tears the signal down if it was the last observer of an unreachable signal.
+    func remove(_ entry: Entry) {
+        let tearsDown = state.withLock { state -> Bool in
+            guard entry.isActive else { return false }
+            entry.isActive = false
+            if let index = state.observers.firstIndex(where: { $0 === entry }) {
+                state.observers.remove(at: index)
+            }
+            guard state.observers.isEmpty, !state.hasOutput, case .alive = state.status else { return false }
+            state.terminate(with: .interrupted)
+            return true
+        }
+        if tearsDown {
+            lifetime.ender.dispose()
+        }
+    }
+
+    /// Called when the ``Signal`` object is released: with no observer left, nothing can ever
+    /// observe the signal again, so it tears down.
+    func outputReleased() {
+        let tearsDown = state.withLock { state -> Bool in
+            state.hasOutput = false
+            guard state.observers.isEmpty, case .alive = state.status else { return false }
+            state.terminate(with: .interrupted)
+            return true
+        }
+        if tearsDown {
+            lifetime.ender.dispose()
+        }
+    }
+
+    /// Whether the signal has terminated or is delivering its terminal event.
+    var hasTerminated: Bool {
+        state.withLock { state in
+            if case .alive = state.status { return false }
+            return true
+        }
+    }
+}
+
+/// One attachment of an observer to a signal, and the disposable that detaches it.
+final class ObserverEntry<Value: Sendable, Error: Swift.Error>: Disposable, @unchecked Sendable {
+    let observer: Signal<Value, Error>.Observer
+    private weak let core: SignalCore<Value, Error>?
+    // Guarded by `core`'s lock.
+    var isActive = true
+    // Guarded by `core`'s lock; set once, when the entry is attached.
+    var firstSequence: UInt64 = 0
+
+    init(observer: Signal<Value, Error>.Observer, core: SignalCore<Value, Error>) {
+        self.observer = observer
+        self.core = core
+    }
+
+    var isDisposed: Bool {
+        guard let core else { return true }
+        return core.state.withLock { _ in !isActive }
+    }
+
+    func dispose() {
+        core?.remove(self)
+    }
+}

@@ -1,0 +1,128 @@
+/// A cold description of work that produces a signal each time it is started.
+///
+/// Every ``start(_:)`` runs the work anew, with a fresh signal and a fresh ``Lifetime``. Disposing the
+/// disposable that `start` returns interrupts that run: the observer receives `interrupted` (unless the
+/// run already terminated) and the run's lifetime ends, which is where its resources are released.
+///
+/// ```swift
+/// let request = SignalProducer<Int, Never> { observer, lifetime in
+///     let task = Task { observer.send(value: await load()); observer.sendCompleted() }
+///     lifetime.observeEnded { task.cancel() }
+/// }
+/// let disposable = request.startWithValues { print($0) }
+/// disposable.dispose()  // cancels the task
+/// ```
+public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
+    /// The work of one run.
+    let startHandler: @Sendable (Signal<Value, Error>.Observer, Lifetime) -> Void
+
+    /// Creates a producer whose every run calls `startHandler` with that run's input observer and
+    /// lifetime.
+    ///
+    /// - Parameter startHandler: Starts the work. Send events through the observer from any thread;
+    ///   release resources when the lifetime ends (it ends on the run's terminal event or on disposal).
+    public init(
+        _ startHandler: @escaping @Sendable (_ observer: Signal<Value, Error>.Observer, _ lifetime: Lifetime) -> Void
+    ) {
+        self.startHandler = startHandler
+    }
+
+    /// Starts a run, delivering its events to `observer`.
+    ///
+    /// If the returned disposable is disposed before the work starts (from inside an earlier
+    /// callout), the work never runs and `observer` receives `interrupted`.
+    ///
+    /// - Returns: A disposable that interrupts the run.
+    @discardableResult
+    public func start(_ observer: Signal<Value, Error>.Observer) -> any Disposable {
+        let core = SignalCore<Value, Error>(hasOutput: false)
+        let input = Signal<Value, Error>.Observer(interruptingOnDeinit: { [core] event in core.send(event) })
+        _ = core.observe(observer)
+        let interrupter = RunDisposable(input: input)
+        if !core.lifetime.hasEnded {
+            startHandler(input, core.lifetime)
+        }
+        return interrupter
+    }
+
+    /// Starts a run whose events nobody observes (the work runs for its side effects).
+    @discardableResult
+    public func start() -> any Disposable {
+        start(Signal<Value, Error>.Observer(value: nil))
+    }
+
+    /// Starts a run, calling `action` with each of its events.
+    @discardableResult
+    public func start(_ action: @escaping @Sendable (Signal<Value, Error>.Event) -> Void) -> any Disposable {
+        start(Signal<Value, Error>.Observer(action))
+    }
+
+    /// Starts a run, calling `action` with each value.
+    @discardableResult
+    public func startWithValues(_ action: @escaping @Sendable (Value) -> Void) -> any Disposable {
+        start(Signal<Value, Error>.Observer(value: action))
+    }
+
+    /// Starts a run, calling `action` with each value as `.success` and the error as `.failure`.
+    @discardableResult
+    public func startWithResult(_ action: @escaping @Sendable (Result<Value, Error>) -> Void) -> any Disposable {
+        start(Signal<Value, Error>.Observer(value: { action(.success($0)) }, failed: { action(.failure($0)) }))
+    }
+
+    /// Starts a run, calling `action` if it fails.
+    @discardableResult
+    public func startWithFailed(_ action: @escaping @Sendable (Error) -> Void) -> any Disposable {
+        start(Signal<Value, Error>.Observer(failed: action))
+    }
+
+    /// Starts a run, calling `action` when it completes.
+    @discardableResult
+    public func startWithCompleted(_ action: @escaping @Sendable () -> Void) -> any Disposable {
+        start(Signal<Value, Error>.Observer(completed: action))
+    }
+
+    /// Starts a run, calling `action` if it is interrupted.
+    @discardableResult
+    public func startWithInterrupted(_ action: @escaping @Sendable () -> Void) -> any Disposable {
+        start(Signal<Value, Error>.Observer(interrupted: action))
+    }
+
+    /// Starts a run and hands its signal to `setup` before the work begins, so `setup` can observe it.
+    ///
+    /// - Parameter setup: Receives the run's signal and the disposable that interrupts the run.
+    /// - Returns: What `setup` returns.
+    public func startWithSignal<Result>(
+        _ setup: (_ signal: Signal<Value, Error>, _ interrupter: any Disposable) -> Result
+    ) -> Result {
+        let core = SignalCore<Value, Error>()
+        let input = Signal<Value, Error>.Observer(interruptingOnDeinit: { [core] event in core.send(event) })
+        let interrupter = RunDisposable(input: input)
+        let result = setup(Signal(core: core), interrupter)
+        if !core.lifetime.hasEnded {
+            startHandler(input, core.lifetime)
+        }
+        return result
+    }
+}
+
+/// The disposable of one producer run: disposing it interrupts the run.
+final class RunDisposable<Value: Sendable, Error: Swift.Error>: Disposable {
+    private let input: Signal<Value, Error>.Observer
+    private let disposed = LockedState(false)
+
+    init(input: Signal<Value, Error>.Observer) {
+        self.input = input
+    }
+
+    var isDisposed: Bool { disposed.withLock { $0 } }
+
+    func dispose() {
+        let first = disposed.withLock { disposed in
+            defer { disposed = true }
+            return !disposed
+        }
+        if first {
+            input.sendInterrupted()
+        }
+    }
+}

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// State guarded by a `pthread_mutex_t`, both living in one heap allocation.
+///
+/// This is the only lock type in the package. Thread Sanitizer understands pthread mutexes (it
+/// reports false races through `Synchronization.Mutex` on Linux), and keeping the mutex on the heap
+/// avoids the Swift access race of passing a stored lock with `&`.
+///
+/// In debug builds the mutex is error-checking: a thread that locks it twice traps at once with a
+/// stack instead of hanging, which turns any accidental reentrancy into a test failure.
+///
+/// - Important: Never call user code inside `withLock`. Take a snapshot, unlock, then call out.
+struct LockedState<State>: @unchecked Sendable {
+    // Guarded by the mutex stored in `storage`'s elements.
+    private let storage: LockStorage<State>
+
+    /// Creates the lock with its initial state.
+    init(_ initial: State) {
+        storage = LockStorage.make(initial)
+    }
+
+    /// Runs `body` with exclusive access to the state.
+    @inline(__always)
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try storage.withLock(body)
+    }
+}
+
+extension LockedState where State == Void {
+    /// Creates a lock that guards no state of its own.
+    init() {
+        self.init(())
+    }
+}
+
+/// The heap storage of ``LockedState``: the state as the header, one mutex as the element.
+final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
+    static func make(_ initial: State) -> LockStorage<State> {
+        let buffer = Self.create(minimumCapacity: 1) { _ in initial }
+        let storage = unsafeDowncast(buffer, to: LockStorage<State>.self)
+        storage.withUnsafeMutablePointerToElements { mutex in
+            var attributes = pthread_mutexattr_t()
+            pthread_mutexattr_init(&attributes)
+            #if DEBUG
+                pthread_mutexattr_settype(&attributes, .init(PTHREAD_MUTEX_ERRORCHECK))
+            #endif
+            let result = pthread_mutex_init(mutex, &attributes)
+            pthread_mutexattr_destroy(&attributes)
+            precondition(result == 0, "pthread_mutex_init failed with \(result)")
+        }
+        return storage
+    }
+
+    @inline(__always)
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointers { state, mutex in
+            let locked = pthread_mutex_lock(mutex)
+            assert(locked == 0, "pthread_mutex_lock failed with \(locked): a lock was taken twice on one thread")
+            defer {
+                let unlocked = pthread_mutex_unlock(mutex)
+                assert(unlocked == 0, "pthread_mutex_unlock failed with \(unlocked)")
+            }
+            return try body(&state.pointee)
+        }
+    }
+
+    deinit {
+        _ = withUnsafeMutablePointerToElements { mutex in
+            pthread_mutex_destroy(mutex)
+        }
+    }
+}

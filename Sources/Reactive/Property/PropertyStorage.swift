@@ -1,0 +1,72 @@
+/// The value of a property and the signal of its changes, guarded by one lock.
+///
+/// The value lives under the signal core's own lock, so storing a value and accepting its change
+/// event are one atomic step, and so are reading the current value and attaching an observer. That
+/// is what lets ``Property/producer`` send the current value and then every change with no gap and no
+/// duplicate, whatever threads write.
+final class PropertyStorage<Value: Sendable>: @unchecked Sendable {
+    // Guarded by `core`'s lock.
+    private var current: Value
+    let core: SignalCore<Value, Never>
+
+    init(_ initial: Value) {
+        current = initial
+        core = SignalCore(hasOutput: true)
+    }
+
+    var value: Value {
+        core.state.withLock { _ in current }
+    }
+
+    /// Stores `newValue` and notifies observers (after the lock is released).
+    func set(_ newValue: Value) {
+        core.send {
+            current = newValue
+            return .value(newValue)
+        }
+    }
+
+    /// Runs `body` on the value atomically, then notifies observers once with the result.
+    ///
+    /// `body` runs under the lock: it must not touch this property.
+    func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        var result: Result?
+        try core.send {
+            result = try body(&current)
+            return .value(current)
+        }
+        return result!
+    }
+
+    /// Stores `newValue` and notifies observers, unless `isEquivalent` says it equals the current value.
+    func set(_ newValue: Value, unlessEquivalent isEquivalent: (Value, Value) -> Bool) {
+        core.send {
+            guard !isEquivalent(current, newValue) else { return nil }
+            current = newValue
+            return .value(newValue)
+        }
+    }
+
+    /// Lets `body` change the value atomically; notifies observers only if `body` returns `true`.
+    ///
+    /// - Returns: What `body` returned.
+    @discardableResult
+    func transition(_ body: (inout Value) -> Bool) -> Bool {
+        var changed = false
+        core.send {
+            changed = body(&current)
+            return changed ? .value(current) : nil
+        }
+        return changed
+    }
+
+    /// Attaches `observer` and sends it the current value first, atomically with the attachment.
+    func observeCurrentAndChanges(_ observer: Signal<Value, Never>.Observer) -> any Disposable {
+        core.observe(observer) { .value(current) }
+    }
+
+    /// Completes the change signal: the property is gone.
+    func complete() {
+        core.send(.completed)
+    }
+}

@@ -1,0 +1,53 @@
+import Dispatch
+import Foundation
+
+/// Runs `body` on `threads` threads released together from a start barrier, and waits for all.
+///
+/// The barrier makes the racers overlap on a 2-core machine; give each body thousands of operations.
+public func raceFromBarrier(threads: Int, _ body: @escaping @Sendable (_ thread: Int) -> Void) {
+    let ready = DispatchGroup()
+    let done = DispatchGroup()
+    let go = DispatchSemaphore(value: 0)
+    for index in 0..<threads {
+        ready.enter()
+        done.enter()
+        Thread.detachNewThread {
+            ready.leave()
+            go.wait()
+            body(index)
+            done.leave()
+        }
+    }
+    ready.wait()
+    for _ in 0..<threads { go.signal() }
+    done.wait()
+}
+
+/// Runs `body` on a fresh thread and reports whether it finished within `seconds`.
+///
+/// A `false` result means a deadlock (the stuck thread is leaked, but the suite reports a failure
+/// instead of hanging CI).
+public func finishesWithin(
+    seconds: Double = 5,
+    stackSize: Int? = nil,
+    _ body: @escaping @Sendable () -> Void
+) -> Bool {
+    let finished = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        body()
+        finished.signal()
+    }
+    if let stackSize { thread.stackSize = stackSize }
+    thread.start()
+    return finished.wait(timeout: .now() + seconds) == .success
+}
+
+/// Waits until `condition` holds, polling, for at most `seconds`. Returns whether it held.
+public func eventually(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(1_000)
+    }
+    return condition()
+}
