@@ -1,0 +1,40 @@
+extension Signal {
+    /// A signal of `transform` applied to every value; terminal events pass through.
+    ///
+    /// - Parameter transform: Runs on the delivering thread, once per value.
+    /// - Returns: The mapped signal. It lives while this signal lives and it is observed.
+    public func map<NewValue: Sendable>(
+        _ transform: @escaping @Sendable (Value) -> NewValue
+    ) -> Signal<NewValue, Error> {
+        Signal<NewValue, Error> { output, lifetime in
+            lifetime += observe { event in output.send(event.map(transform)) }
+        }
+    }
+
+    /// A signal of the value at `keyPath` of every value.
+    ///
+    /// - Returns: The mapped signal.
+    public func map<NewValue: Sendable>(_ keyPath: KeyPath<Value, NewValue> & Sendable) -> Signal<NewValue, Error> {
+        map { $0[keyPath: keyPath] }
+    }
+}
+
+extension SignalProducer {
+    /// A producer whose runs send `transform` of every value of this producer's runs.
+    ///
+    /// - Returns: The mapped producer.
+    public func map<NewValue: Sendable>(
+        _ transform: @escaping @Sendable (Value) -> NewValue
+    ) -> SignalProducer<NewValue, Error> {
+        lift { $0.map(transform) }
+    }
+
+    /// A producer whose runs send the value at `keyPath` of every value.
+    ///
+    /// - Returns: The mapped producer.
+    public func map<NewValue: Sendable>(
+        _ keyPath: KeyPath<Value, NewValue> & Sendable
+    ) -> SignalProducer<NewValue, Error> {
+        lift { $0.map(keyPath) }
+    }
+}
