@@ -2,19 +2,21 @@
 ///
 /// Its storage is kept when it empties, so a signal that queues reentrant events now and then does
 /// not allocate again on every burst.
-struct FIFOQueue<Element> {
+package struct FIFOQueue<Element> {
+    package init() {}
+
     private var storage: [Element] = []
     private var head = 0
 
-    var isEmpty: Bool { head == storage.count }
+    package var isEmpty: Bool { head == storage.count }
 
-    var count: Int { storage.count - head }
+    package var count: Int { storage.count - head }
 
-    mutating func append(_ element: Element) {
+    package mutating func append(_ element: Element) {
         storage.append(element)
     }
 
-    mutating func popFirst() -> Element? {
+    package mutating func popFirst() -> Element? {
         guard head < storage.count else { return nil }
         let element = storage[head]
         head += 1
@@ -28,7 +30,7 @@ struct FIFOQueue<Element> {
         return element
     }
 
-    mutating func removeAll() {
+    package mutating func removeAll() {
         storage.removeAll()
         head = 0
     }

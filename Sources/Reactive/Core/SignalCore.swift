@@ -72,35 +72,55 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     /// - Returns: Whether the event was accepted (the signal had not terminated).
     @discardableResult
     func send(whileLocked makeEvent: () throws -> Event?) rethrows -> Bool {
-        var first: Delivery?
-        var observers: ContiguousArray<Entry> = []
-        let accepted = try state.withLock { state -> Bool in
-            guard let event = try makeEvent() else { return false }
-            guard case .alive = state.status else { return false }
+        let (accepted, drain) = try stage(makeEvent)
+        drain?.run()
+        return accepted
+    }
+
+    /// Accepts the event `makeEvent` returns without delivering it yet.
+    ///
+    /// If no delivery is running, the caller becomes the drainer and must call ``PendingDrain/run()``
+    /// on the returned drain, with no lock held; otherwise the event is queued for the running
+    /// drainer and there is no drain to run. Staging several signals before running their drains lets
+    /// a group of properties change together: an observer of any of them already reads every new value.
+    ///
+    /// - Returns: Whether an event was accepted, and the drain the caller must run, if any.
+    func stage(_ makeEvent: () throws -> Event?) rethrows -> (accepted: Bool, drain: PendingDrain?) {
+        try state.withLock { state -> (accepted: Bool, drain: PendingDrain?) in
+            guard let event = try makeEvent() else { return (false, nil) }
+            guard case .alive = state.status else { return (false, nil) }
             state.sequence &+= 1
             if event.isTerminating {
                 state.status = .terminating(sequence: state.sequence)
             }
             let delivery = Delivery(event: event, sequence: state.sequence, target: nil)
-            if state.isDelivering {
+            guard !state.isDelivering else {
                 state.pending.append(delivery)
-            } else {
-                state.isDelivering = true
-                first = delivery
-                observers = state.observers
+                return (true, nil)
             }
-            return true
+            state.isDelivering = true
+            return (true, PendingDrain(core: self, first: delivery, observers: state.observers))
         }
-        if let first {
-            drain(from: first, observers: observers)
+    }
+
+    /// A delivery that was staged and must now be run by the thread that staged it.
+    struct PendingDrain {
+        let core: SignalCore
+        let first: Delivery
+        let observers: ContiguousArray<Entry>
+
+        /// Delivers the staged event and everything queued behind it.
+        ///
+        /// Call it with no lock held.
+        func run() {
+            core.drain(from: first, observers: observers)
         }
-        return accepted
     }
 
     /// Delivers `first`, then every queued event, until the queue is empty.
     ///
     /// Only the thread that set `isDelivering` runs this, so deliveries never overlap.
-    private func drain(from first: Delivery, observers snapshot: ContiguousArray<Entry>) {
+    fileprivate func drain(from first: Delivery, observers snapshot: ContiguousArray<Entry>) {
         var delivery = first
         var observers = snapshot
         var index = 0

@@ -16,31 +16,31 @@
 /// stack instead of hanging, which turns any accidental reentrancy into a test failure.
 ///
 /// - Important: Never call user code inside `withLock`. Take a snapshot, unlock, then call out.
-struct LockedState<State>: @unchecked Sendable {
+package struct LockedState<State>: @unchecked Sendable {
     // Guarded by the mutex stored in `storage`'s elements.
     private let storage: LockStorage<State>
 
     /// Creates the lock with its initial state.
-    init(_ initial: State) {
+    package init(_ initial: State) {
         storage = LockStorage.make(initial)
     }
 
     /// Runs `body` with exclusive access to the state.
     @inline(__always)
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try storage.withLock(body)
     }
 }
 
 extension LockedState where State == Void {
     /// Creates a lock that guards no state of its own.
-    init() {
+    package init() {
         self.init(())
     }
 }
 
 /// The heap storage of ``LockedState``: the state as the header, one mutex as the element.
-final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
+package final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
     static func make(_ initial: State) -> LockStorage<State> {
         let buffer = Self.create(minimumCapacity: 1) { _ in initial }
         let storage = unsafeDowncast(buffer, to: LockStorage<State>.self)

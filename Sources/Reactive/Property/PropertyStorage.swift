@@ -18,6 +18,12 @@ final class PropertyStorage<Value: Sendable>: @unchecked Sendable {
         core.state.withLock { _ in current }
     }
 
+    /// Stores `newValue` without notifying; call only inside a ``SignalCore/stage(_:)`` closure, which
+    /// holds the lock that guards the value.
+    func store(_ newValue: Value) {
+        current = newValue
+    }
+
     /// Stores `newValue` and notifies observers (after the lock is released).
     func set(_ newValue: Value) {
         core.send {

@@ -1,0 +1,72 @@
+/// Read-only properties that one owner changes together, for libraries built on this package.
+///
+/// The owner makes each property with ``makeProperty(_:)`` and keeps its ``GroupedProperty`` write
+/// handle. To change several at once, it stages each new value (stored at once, in order) and only
+/// then runs the returned notifications: an observer of one property already reads the new values of
+/// all the others. Observers may call back into the owner; the notifications of those calls queue
+/// behind the current ones.
+package enum PropertyGroup {
+    /// Makes a property holding `initial` and its write handle.
+    package static func makeProperty<Value: Sendable>(_ initial: Value) -> (Property<Value>, GroupedProperty<Value>) {
+        let storage = PropertyStorage(initial)
+        return (Property(storage: storage, retaining: [], feed: nil), GroupedProperty(storage: storage))
+    }
+}
+
+/// The owner's write handle on a property made by ``PropertyGroup/makeProperty(_:)``.
+package struct GroupedProperty<Value: Sendable>: Sendable {
+    let storage: PropertyStorage<Value>
+
+    /// Stores `value` now and returns the notification to run once every value of the group is stored.
+    ///
+    /// - Returns: The notification to run with no lock held, or `nil` if a delivery already running
+    ///   will deliver it.
+    package func stage(_ value: Value) -> SignalDrain? {
+        let (_, drain) = storage.core.stage {
+            storage.store(value)
+            return .value(value)
+        }
+        return drain.map(SignalDrain.init)
+    }
+
+    /// The current value.
+    package var value: Value { storage.value }
+}
+
+/// A staged notification; see ``GroupedProperty/stage(_:)``.
+package struct SignalDrain: Sendable {
+    private let run: @Sendable () -> Void
+
+    init<Value, Error>(_ drain: SignalCore<Value, Error>.PendingDrain) {
+        run = { drain.run() }
+    }
+
+    /// Delivers the staged notification and any queued behind it.
+    ///
+    /// Call it with no lock held.
+    package func callAsFunction() {
+        run()
+    }
+}
+
+/// The input of a signal owned by a library built on this package, which stages its events like
+/// ``GroupedProperty`` so they are delivered in order with the group's property changes.
+package struct StagedSignalInput<Value: Sendable>: Sendable {
+    let core: SignalCore<Value, Never>
+
+    /// Makes the signal and its staged input.
+    package static func make() -> (Signal<Value, Never>, StagedSignalInput<Value>) {
+        let core = SignalCore<Value, Never>()
+        return (Signal(core: core), StagedSignalInput(core: core))
+    }
+
+    /// Accepts `value` now; returns the notification to run with no lock held, if any.
+    package func stage(_ value: Value) -> SignalDrain? {
+        core.stage { .value(value) }.drain.map(SignalDrain.init)
+    }
+
+    /// Completes the signal.
+    package func sendCompleted() {
+        core.send(.completed)
+    }
+}

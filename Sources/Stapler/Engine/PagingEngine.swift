@@ -1,0 +1,225 @@
+import Reactive
+
+/// Runs a ``PagingMachine``: serialises its inputs, starts and disposes loads, and publishes snapshots.
+///
+/// Every input is handled under one lock; the effects run after unlocking: user code (the source's
+/// load closure, observers, action callbacks) never runs under a lock. Snapshots are published in the
+/// order of the transitions that made them, through an outbox: each is staged into every published
+/// property before any observer is notified, so observers always read a consistent set of values, and
+/// calls that observers make back into the paginator queue their notifications behind the current ones.
+final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>:
+    @unchecked Sendable
+{
+    typealias Machine = PagingMachine<Item, Key, Query, Metadata, Failure>
+    typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>
+    typealias Waiter = @Sendable (FirstPageOutcome<Failure>) -> Void
+
+    // Guarded by `state`'s lock.
+    private let state: LockedState<State>
+    // Guarded by `outbox`'s lock: publications not yet staged. Lock order: `state`, then `outbox`.
+    private let outbox = LockedState(FIFOQueue<Publication>())
+    // Written only while the owner is being initialised, before the engine is shared.
+    private var stagers: [@Sendable (Publication) -> SignalDrain?] = []
+
+    private let source: PageSource<Item, Key, Query, Metadata, Failure>
+    private let identity: (@Sendable (Item) -> AnyHashable)?
+    private let deliver: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+
+    struct State {
+        var machine: Machine
+        /// The disposables of the loads started and not yet superseded, by ticket.
+        var loads: [UInt64: SerialDisposable] = [:]
+        /// Callbacks waiting for the first page of a generation.
+        var waiters: [UInt64: [Waiter]] = [:]
+    }
+
+    /// One published change: the snapshot, with the items change and the later-page error that came
+    /// with it.
+    struct Publication {
+        let snapshot: Snapshot
+        let itemsUpdate: ItemsUpdate<Item>?
+        let laterPageError: PagingError<Failure>?
+    }
+
+    /// Creates an engine.
+    ///
+    /// - Parameters:
+    ///   - source: The page model.
+    ///   - pageSize: The page size of every request.
+    ///   - query: The query of the first generation.
+    ///   - identity: Deduplicates items by this identity when given.
+    ///   - deliver: When set, notifications are handed to it (a scheduler hop) instead of running on
+    ///     the calling thread; it must run the closures it is given in order.
+    init(
+        source: PageSource<Item, Key, Query, Metadata, Failure>,
+        pageSize: Int,
+        query: Query,
+        identity: (@Sendable (Item) -> AnyHashable)?,
+        deliver: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+    ) {
+        self.source = source
+        self.identity = identity
+        self.deliver = deliver
+        state = LockedState(State(machine: Machine(firstKey: source.firstKey, pageSize: pageSize, query: query)))
+    }
+
+    deinit {
+        let loads = state.withLock { state in
+            defer { state.loads = [:] }
+            return state.loads.values
+        }
+        for load in loads { load.dispose() }
+    }
+
+    // MARK: Published values
+
+    /// A property holding `project` of each snapshot; call only while the owner is initialising.
+    ///
+    /// - Parameters:
+    ///   - project: Pure; runs under the outbox lock for every publication.
+    ///   - isEquivalent: When given, a publication that projects an equivalent value notifies nobody.
+    /// - Returns: The read-only property.
+    func property<Value: Sendable>(
+        _ project: @escaping @Sendable (Snapshot) -> Value,
+        skipping isEquivalent: (@Sendable (Value, Value) -> Bool)? = nil
+    ) -> Property<Value> {
+        let (property, handle) = PropertyGroup.makeProperty(project(Snapshot.initial))
+        stagers.append { publication in
+            let value = project(publication.snapshot)
+            if let isEquivalent, isEquivalent(handle.value, value) { return nil }
+            return handle.stage(value)
+        }
+        return property
+    }
+
+    /// A signal of `project` of each publication, for those that project a value.
+    ///
+    /// - Returns: The signal; it completes when the engine is released.
+    func signal<Value: Sendable>(_ project: @escaping @Sendable (Publication) -> Value?) -> Signal<Value, Never> {
+        let (signal, input) = StagedSignalInput<Value>.make()
+        stagers.append { publication in
+            project(publication).flatMap { input.stage($0) }
+        }
+        completions.append { input.sendCompleted() }
+        return signal
+    }
+
+    // Written only while the owner is being initialised; run when the owner is released.
+    private var completions: [@Sendable () -> Void] = []
+
+    /// Completes every signal made by ``signal(_:)``.
+    func completeSignals() {
+        for complete in completions { complete() }
+    }
+
+    /// The latest snapshot (it may be ahead of what observers on a delivery scheduler have seen).
+    var snapshot: Snapshot {
+        state.withLock { $0.machine.snapshot }
+    }
+
+    // MARK: Inputs
+
+    /// Handles `input` and runs its effects.
+    func send(_ input: Machine.Input) {
+        send(input, waiter: nil)
+    }
+
+    /// Starts a new generation; `waiter` hears how its first page ends.
+    ///
+    /// - Returns: The new generation.
+    @discardableResult
+    func refresh(query: Query?, waiter: Waiter?) -> UInt64 {
+        send(.refresh(query: query), waiter: waiter)
+    }
+
+    @discardableResult
+    private func send(_ input: Machine.Input, waiter: Waiter?) -> UInt64 {
+        var published = false
+        var cancelled: SerialDisposable?
+        var started: (load: Machine.Load, disposable: SerialDisposable)?
+        var outcomes: [(Waiter, FirstPageOutcome<Failure>)] = []
+        let generation = state.withLock { state -> UInt64 in
+            let effects = state.machine.handle(input)
+            let generation = state.machine.snapshot.generation
+            if let waiter {
+                state.waiters[generation, default: []].append(waiter)
+            }
+            guard !effects.isEmpty else { return generation }
+            if effects.publish || effects.laterPageError != nil {
+                let snapshot = state.machine.snapshot
+                let update = effects.itemsChange.map {
+                    ItemsUpdate(previous: $0.previous, items: snapshot.items, change: $0.change)
+                }
+                let publication = Publication(
+                    snapshot: snapshot, itemsUpdate: update, laterPageError: effects.laterPageError)
+                outbox.withLock { $0.append(publication) }
+                published = true
+            }
+            if let ticket = effects.cancel {
+                cancelled = state.loads.removeValue(forKey: ticket)
+            }
+            if let load = effects.start {
+                let disposable = SerialDisposable()
+                state.loads[load.ticket] = disposable
+                started = (load, disposable)
+            }
+            for (settled, outcome) in effects.firstPageOutcomes {
+                for waiter in state.waiters.removeValue(forKey: settled) ?? [] {
+                    outcomes.append((waiter, outcome))
+                }
+            }
+            return generation
+        }
+        if published {
+            if let deliver {
+                deliver { [self] in flush() }
+            } else {
+                flush()
+            }
+        }
+        cancelled?.dispose()
+        for (waiter, outcome) in outcomes {
+            if let deliver {
+                deliver { waiter(outcome) }
+            } else {
+                waiter(outcome)
+            }
+        }
+        if let (load, disposable) = started {
+            disposable.inner = source.load(load.request).start(observer(for: load.ticket))
+        }
+        return generation
+    }
+
+    /// Stages every publication in the outbox, in order, then notifies.
+    private func flush() {
+        let drains = outbox.withLock { queue -> [SignalDrain] in
+            var drains: [SignalDrain] = []
+            while let publication = queue.popFirst() {
+                for stage in stagers {
+                    if let drain = stage(publication) { drains.append(drain) }
+                }
+            }
+            return drains
+        }
+        for drain in drains { drain() }
+    }
+
+    /// The observer of the load with `ticket`: it turns the load's events into machine inputs.
+    private func observer(for ticket: UInt64) -> Signal<Page<Item, Key, Metadata>, PagingError<Failure>>.Observer {
+        Signal.Observer { [weak self, identity] event in
+            guard let self else { return }
+            switch event {
+            case .value(let page):
+                let identities = identity.map { identify in page.items.map(identify) }
+                send(.loaded(ticket: ticket, page: page, identities: identities))
+            case .failed(let error):
+                send(.failed(ticket: ticket, error: error))
+            case .completed:
+                send(.failed(ticket: ticket, error: .noPage))
+            case .interrupted:
+                send(.interrupted(ticket: ticket))
+            }
+        }
+    }
+}

@@ -1,0 +1,305 @@
+/// The pure state machine of the paging engine.
+///
+/// It owns every piece of paging state (the explicit state, the items, the keys, the dedup set) and
+/// changes it only through ``handle(_:)``, which returns the effects to run: start or cancel a load,
+/// publish a new snapshot, report an error or a first-page outcome. The engine calls `handle` under its
+/// lock and runs the effects after unlocking, so the machine never calls user code.
+///
+/// A load is identified by a ticket; only the response of the load in flight is applied, so a response
+/// of a superseded load (after a refresh, a query change, a cancel or a retry) is dropped whenever and
+/// on whatever thread it arrives.
+struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error> {
+    typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>
+    typealias Request = PageRequest<Key, Query>
+
+    let firstKey: Key
+    let pageSize: Int
+    private(set) var query: Query
+    private(set) var snapshot = Snapshot.initial
+
+    /// The key the next page load asks for; `nil` at the end.
+    private var nextKey: Key?
+    /// The key of the load in flight, or of the page that failed (what `retry()` asks for again).
+    private var pendingKey: Key?
+    /// Every key used in this generation (the guard against cursors that loop).
+    private var usedKeys: Set<Key> = []
+    /// The identities of the loaded items, when deduplicating.
+    private var loadedIdentities: Set<AnyHashable> = []
+    private var secondPageRequested = false
+    /// The load in flight.
+    private(set) var inFlight: Load?
+    private var lastTicket: UInt64 = 0
+    /// What `cancel()` during a refresh goes back to.
+    private var beforeRefresh: PagingState<Failure> = .uninitialized
+
+    struct Load {
+        let ticket: UInt64
+        let request: Request
+    }
+
+    init(firstKey: Key, pageSize: Int, query: Query) {
+        self.firstKey = firstKey
+        self.pageSize = pageSize
+        self.query = query
+    }
+
+    /// What the machine is asked to do.
+    enum Input {
+        /// Start a new generation from the first page, with a new query or the current one.
+        case refresh(query: Query?)
+        /// Load the next page if nothing is loading and the end is not reached; with
+        /// `retryingFailedPage`, an `errorLoadingMore` state also requests the failed page again.
+        case loadNext(retryingFailedPage: Bool)
+        /// Load the next page if `index` is within `distance` of the end of the items.
+        case preload(index: Int, distance: Int)
+        /// Request the failed page again.
+        case retry
+        /// Cancel the load in flight; `generation` limits it to a first-page load of that generation.
+        case cancel(generation: UInt64?)
+        /// A load's page arrived; `identities` are its items' identities when deduplicating.
+        case loaded(ticket: UInt64, page: Page<Item, Key, Metadata>, identities: [AnyHashable]?)
+        /// A load failed.
+        case failed(ticket: UInt64, error: PagingError<Failure>)
+        /// A load ended without a page or an error (it was interrupted).
+        case interrupted(ticket: UInt64)
+    }
+
+    /// What the engine must do after a transition.
+    struct Effects {
+        /// A load to start.
+        var start: Load?
+        /// The ticket of a load to dispose.
+        var cancel: UInt64?
+        /// Whether the snapshot changed and must be published.
+        var publish = false
+        /// The items change to publish with the snapshot.
+        var itemsChange: (previous: PagedItems<Item>, change: ItemsChange)?
+        /// A later page's error, for `errorsAfterFirstPage`.
+        var laterPageError: PagingError<Failure>?
+        /// First-page outcomes to report, by generation.
+        var firstPageOutcomes: [(generation: UInt64, outcome: FirstPageOutcome<Failure>)] = []
+
+        var isEmpty: Bool {
+            start == nil && cancel == nil && !publish && laterPageError == nil && firstPageOutcomes.isEmpty
+        }
+    }
+
+    /// Applies `input` and returns the effects to run.
+    ///
+    /// - Complexity: O(1) for every input but a page, which costs O(page size).
+    mutating func handle(_ input: Input) -> Effects {
+        var effects = Effects()
+        switch input {
+        case .refresh(let newQuery):
+            refresh(query: newQuery, &effects)
+        case .loadNext(let retrying):
+            switch snapshot.state {
+            case .data where !snapshot.isEndReached && inFlight == nil:
+                if let key = nextKey { startLoad(key, moving: .loadingMore, &effects) }
+            case .errorLoadingMore where retrying:
+                if let key = pendingKey { startLoad(key, moving: .loadingMore, &effects) }
+            default:
+                break
+            }
+        case .preload(let index, let distance):
+            let count = snapshot.items.count
+            guard index >= 0, index < count, index >= count - distance else { break }
+            return handle(.loadNext(retryingFailedPage: false))
+        case .retry:
+            switch snapshot.state {
+            case .errorLoadingMore:
+                if let key = pendingKey { startLoad(key, moving: .loadingMore, &effects) }
+            case .errorRefreshing:
+                startLoad(firstKey, moving: .refreshing, &effects)
+            default:
+                break
+            }
+        case .cancel(let generation):
+            cancel(generation: generation, &effects)
+        case .loaded(let ticket, let page, let identities):
+            guard let load = inFlight, load.ticket == ticket else { break }
+            effects.cancel = ticket
+            inFlight = nil
+            apply(page, identities: identities, of: load, &effects)
+        case .failed(let ticket, let error):
+            guard let load = inFlight, load.ticket == ticket else { break }
+            effects.cancel = ticket
+            inFlight = nil
+            fail(with: error, load: load, &effects)
+        case .interrupted(let ticket):
+            guard inFlight?.ticket == ticket else { break }
+            cancel(generation: nil, &effects)
+        }
+        checkInvariants()
+        return effects
+    }
+
+    // MARK: Transitions
+
+    private mutating func refresh(query newQuery: Query?, _ effects: inout Effects) {
+        if let load = inFlight {
+            effects.cancel = load.ticket
+            if case .refreshing = snapshot.state {
+                effects.firstPageOutcomes.append((snapshot.generation, .superseded))
+            }
+            inFlight = nil
+        }
+        if case .refreshing = snapshot.state {
+        } else {
+            beforeRefresh = snapshot.state
+        }
+        if let newQuery { query = newQuery }
+        snapshot.generation &+= 1
+        usedKeys = []
+        secondPageRequested = false
+        snapshot.showsNextPageIndicator = false
+        startLoad(firstKey, moving: .refreshing, &effects)
+    }
+
+    private mutating func cancel(generation: UInt64?, _ effects: inout Effects) {
+        guard let load = inFlight else { return }
+        if let generation {
+            guard generation == snapshot.generation, case .refreshing = snapshot.state else { return }
+        }
+        effects.cancel = load.ticket
+        inFlight = nil
+        switch snapshot.state {
+        case .refreshing:
+            effects.firstPageOutcomes.append((snapshot.generation, .cancelled))
+            switch beforeRefresh {
+            case .uninitialized: move(to: .uninitialized, &effects)
+            case .noData: move(to: .noData, &effects)
+            case .errorRefreshing(let error) where snapshot.items.isEmpty: move(to: .errorRefreshing(error), &effects)
+            default:
+                // The displayed items stay; they belong to an earlier generation whose paging state
+                // was reset by the refresh, so the list is treated as complete until the next refresh.
+                snapshot.isEndReached = true
+                move(to: snapshot.items.isEmpty ? .noData : .data, &effects)
+            }
+        case .loadingMore:
+            move(to: .data, &effects)
+        default:
+            break
+        }
+    }
+
+    private mutating func startLoad(_ key: Key, moving state: PagingState<Failure>, _ effects: inout Effects) {
+        lastTicket &+= 1
+        let pageIndex: Int
+        if case .refreshing = state {
+            pageIndex = 0
+            usedKeys.insert(key)
+        } else {
+            pageIndex = snapshot.pages
+            if !secondPageRequested {
+                secondPageRequested = true
+            }
+        }
+        let load = Load(
+            ticket: lastTicket, request: Request(key: key, pageSize: pageSize, query: query, pageIndex: pageIndex))
+        inFlight = load
+        pendingKey = key
+        effects.start = load
+        move(to: state, &effects)
+    }
+
+    private mutating func fail(with error: PagingError<Failure>, load: Load, _ effects: inout Effects) {
+        if load.request.pageIndex == 0 {
+            move(to: .errorRefreshing(error), &effects)
+            effects.firstPageOutcomes.append((snapshot.generation, .failed(error)))
+        } else {
+            move(to: .errorLoadingMore(error), &effects)
+            effects.laterPageError = error
+        }
+    }
+
+    private mutating func apply(
+        _ page: Page<Item, Key, Metadata>, identities: [AnyHashable]?, of load: Load, _ effects: inout Effects
+    ) {
+        if let total = page.total, total < 0 {
+            return fail(with: .invalidTotal(total), load: load, &effects)
+        }
+        let isFirst = load.request.pageIndex == 0
+        let ends = page.items.isEmpty || page.nextKey == nil
+        if !ends, let next = page.nextKey, usedKeys.contains(next) || next == load.request.key {
+            return fail(with: .repeatedKey, load: load, &effects)
+        }
+        if isFirst {
+            loadedIdentities = []
+        }
+        let kept = keep(page.items, identities: identities)
+        let previous = snapshot.items
+        if isFirst {
+            snapshot.items = PagedItems().appending(kept)
+            snapshot.pages = 1
+            effects.itemsChange = (previous, page.items.isEmpty ? .cleared : .reloaded)
+        } else {
+            snapshot.items = previous.appending(kept)
+            snapshot.pages += 1
+            if !kept.isEmpty {
+                effects.itemsChange = (previous, .appended(previous.count..<snapshot.items.count))
+            }
+        }
+        if let next = page.nextKey, !ends {
+            usedKeys.insert(next)
+            nextKey = next
+        } else {
+            nextKey = nil
+        }
+        snapshot.isEndReached = ends
+        snapshot.total = page.total
+        snapshot.metadata = page.metadata
+        if isFirst {
+            move(to: page.items.isEmpty ? .noData : .data, &effects)
+            effects.firstPageOutcomes.append((snapshot.generation, .loaded))
+        } else {
+            move(to: .data, &effects)
+        }
+    }
+
+    /// The items of a page minus those already loaded (and repeats within the page), when deduplicating.
+    private mutating func keep(_ items: [Item], identities: [AnyHashable]?) -> ContiguousArray<Item> {
+        guard let identities else { return ContiguousArray(items) }
+        var kept = ContiguousArray<Item>()
+        kept.reserveCapacity(items.count)
+        for (item, identity) in zip(items, identities) where loadedIdentities.insert(identity).inserted {
+            kept.append(item)
+        }
+        return kept
+    }
+
+    private mutating func move(to state: PagingState<Failure>, _ effects: inout Effects) {
+        #if STAPLER_INTERNAL_CHECKS
+            precondition(
+                snapshot.state.canMove(to: state), "illegal paging transition \(snapshot.state.name) -> \(state.name)")
+        #endif
+        snapshot.state = state
+        switch state {
+        case .data, .loadingMore:
+            snapshot.showsNextPageIndicator = secondPageRequested && !snapshot.isEndReached
+        default:
+            snapshot.showsNextPageIndicator = false
+        }
+        effects.publish = true
+    }
+
+    private func checkInvariants() {
+        #if STAPLER_INTERNAL_CHECKS
+            precondition(snapshot.state.isLoading == (inFlight != nil), "a load is in flight exactly while loading")
+            precondition(snapshot.items.count >= 0 && snapshot.pages >= 0, "counts are never negative")
+            if case .loadingMore = snapshot.state {
+                precondition(!snapshot.isEndReached, "no page loads after the end")
+            }
+        #endif
+    }
+}
+
+/// How the first-page load of a generation ended, for the actions that started it.
+enum FirstPageOutcome<Failure: Error> {
+    case loaded
+    case failed(PagingError<Failure>)
+    /// A newer refresh replaced it.
+    case superseded
+    /// `cancel()` stopped it.
+    case cancelled
+}

@@ -1,0 +1,149 @@
+import Reactive
+
+/// Offset + total pagination with a ready-to-bind reactive data source.
+///
+/// `Stapler` keeps the interface of the original Stapler (an offset `request` closure, `items`,
+/// `pages`, `total`, `shouldShowNextPageActivityIndicator`, `errorsAfterFirstPage`, the initial-load
+/// and refresh actions, and `loadNextPageIfNeeded()`) on top of the ``Paginator`` engine, so it also
+/// gets the engine's guarantees: a refresh disposes a next-page load in flight and its late response is
+/// never appended; the next offset counts what the server sent; an empty page or a reached total ends
+/// the list; bad responses become errors instead of traps; and every property is read-only outside.
+///
+/// ```swift
+/// final class ViewModel {
+///     let stapler = Stapler(pageSize: 20) { offset, size in
+///         api.items(offset: offset, size: size)  // SignalProducer<ItemsResponse, APIError>
+///     }
+/// }
+/// viewModel.stapler.initialLoadAction.apply().start()
+/// // when the last row appears:
+/// viewModel.stapler.loadNextPageIfNeeded()
+/// ```
+public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: Sendable {
+    /// The item type of the responses.
+    public typealias Item = Response.Item
+
+    /// The engine under the facade, for what the original interface lacks: explicit ``Paginator/state``,
+    /// ``Paginator/updates``, ``Paginator/preload(index:)``, ``Paginator/retry()`` and
+    /// ``Paginator/cancel()``.
+    public let paginator: Paginator<Item, Int, Void, Void, ResponseError>
+
+    /// Loads the first page; use it for the first load of a screen, so it can show its own indicator.
+    ///
+    /// It shares one first-page slot with ``refreshAction``: starting either while the other runs
+    /// supersedes the other (whose run is then interrupted), and only one first-page response is ever
+    /// applied. Its run completes when the first page is applied and fails with the first page's error.
+    /// Disposing a run before the page arrives cancels the load.
+    public let initialLoadAction: Action<Void, Void, PagingError<ResponseError>>
+
+    /// Reloads the content: loads the first page again, disposing any load in flight.
+    ///
+    /// The items stay
+    /// until the new first page replaces them. See ``initialLoadAction`` for the shared slot.
+    public let refreshAction: Action<Void, Void, PagingError<ResponseError>>
+
+    /// The loaded items, a random-access snapshot collection; initially empty.
+    public var items: Property<PagedItems<Item>> { paginator.items }
+
+    /// The number of pages loaded; initially 0.
+    ///
+    /// A first page sets it to 1.
+    public var pages: Property<Int> { paginator.pages }
+
+    /// The total number of items on the server, as the latest response reported it; initially 0.
+    public let total: Property<Int>
+
+    /// Whether to show an activity indicator for pages after the first: `false` until the second page
+    /// starts loading, then `true` until no pages are left; `false` while a later page's error waits for
+    /// a retry (show a retry footer then) and during a refresh.
+    public let shouldShowNextPageActivityIndicator: Property<Bool>
+
+    /// The errors of the second and later pages.
+    ///
+    /// First-page errors reach the errors of
+    /// ``initialLoadAction`` or ``refreshAction``, whichever started the load.
+    public var errorsAfterFirstPage: Signal<PagingError<ResponseError>, Never> { paginator.errorsAfterFirstPage }
+
+    /// Creates a paginator over an offset + total backend.
+    ///
+    /// - Parameters:
+    ///   - pageSize: Number of items per page; at least 1 (a programmer error traps, naming `pageSize`).
+    ///   - request: Loads `size` items starting at `offset`. Its first value is applied and the request is
+    ///     then disposed; completing without a value is a ``PagingError/noPage`` error.
+    public init(
+        pageSize: Int,
+        request: @escaping @Sendable (_ offset: Int, _ size: Int) -> SignalProducer<Response, ResponseError>
+    ) {
+        let source = PageSource<Item, Int, Void, Void, ResponseError>.offset { offset, size, _ in
+            request(offset, size)
+        }
+        let paginator = Paginator(source: source, pageSize: pageSize, prefetchDistance: 0)
+        self.paginator = paginator
+        total = paginator.engine.property({ $0.total ?? 0 }, skipping: ==)
+        shouldShowNextPageActivityIndicator = paginator.showsNextPageIndicator
+        initialLoadAction = Self.firstPageAction(paginator.engine)
+        refreshAction = Self.firstPageAction(paginator.engine)
+    }
+
+    /// Creates a paginator over an offset + total backend reached with `async` calls.
+    ///
+    /// - Parameters:
+    ///   - pageSize: Number of items per page; at least 1.
+    ///   - request: Loads `size` items starting at `offset`. Its task is cancelled when the load is
+    ///     superseded or the paginator is released.
+    public convenience init(
+        pageSize: Int,
+        request: @escaping @Sendable (_ offset: Int, _ size: Int) async throws(ResponseError) -> Response
+    ) {
+        self.init(pageSize: pageSize) { offset, size in
+            SignalProducer { observer, lifetime in
+                let task = Task {
+                    do throws(ResponseError) {
+                        let response = try await request(offset, size)
+                        observer.send(value: response)
+                        observer.sendCompleted()
+                    } catch {
+                        observer.send(error: error)
+                    }
+                }
+                lifetime.observeEnded { task.cancel() }
+            }
+        }
+    }
+
+    /// Loads the next page if needed: call it when the last rows become visible.
+    ///
+    /// Calls while a page is loading, before the first page, or after the last page do nothing, so it is
+    /// safe to call many times. After a later page's error it requests that same page again.
+    ///
+    /// - Complexity: O(1) when it does nothing.
+    public func loadNextPageIfNeeded() {
+        paginator.engine.send(.loadNext(retryingFailedPage: true))
+    }
+
+    /// An action whose runs start a new generation and end with its first page.
+    private static func firstPageAction(
+        _ engine: PagingEngine<Item, Int, Void, Void, ResponseError>
+    ) -> Action<Void, Void, PagingError<ResponseError>> {
+        // The action holds the engine strongly: the engine holds nothing of the action, and releasing
+        // the action interrupts its runs, which cancels their loads.
+        Action {
+            SignalProducer { observer, lifetime in
+                let generation = engine.refresh(query: nil) { outcome in
+                    switch outcome {
+                    case .loaded:
+                        observer.send(value: ())
+                        observer.sendCompleted()
+                    case .failed(let error):
+                        observer.send(error: error)
+                    case .superseded, .cancelled:
+                        observer.sendInterrupted()
+                    }
+                }
+                lifetime.observeEnded {
+                    engine.send(.cancel(generation: generation))
+                }
+            }
+        }
+    }
+}

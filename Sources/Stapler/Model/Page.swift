@@ -1,0 +1,36 @@
+/// One page as a page source answers it: the items, where the list goes on, and what else it knows.
+///
+/// The paginator decides the end of the list from the page alone: a `nil` ``nextKey`` ends it, and so
+/// does an empty page, whatever ``total`` says (so a server that over-reports its total cannot make the
+/// paginator loop).
+public struct Page<Item: Sendable, Key: Sendable, Metadata: Sendable>: Sendable {
+    /// The items of the page, in order.
+    public var items: [Item]
+    /// The key of the next page, or `nil` if this is the last page.
+    public var nextKey: Key?
+    /// The total number of items the server reports, if it reports one.
+    public var total: Int?
+    /// Whatever else the page carries (a page number, a bank of defaults, a server time...).
+    public var metadata: Metadata
+
+    /// Creates a page.
+    ///
+    /// - Parameters:
+    ///   - items: The items, in order.
+    ///   - nextKey: The key of the next page; `nil` ends the list.
+    ///   - total: The total item count the server reports, if any.
+    ///   - metadata: Extra fields of the page.
+    public init(items: [Item], nextKey: Key?, total: Int? = nil, metadata: Metadata) {
+        self.items = items
+        self.nextKey = nextKey
+        self.total = total
+        self.metadata = metadata
+    }
+}
+
+extension Page where Metadata == Void {
+    /// Creates a page with no metadata.
+    public init(items: [Item], nextKey: Key?, total: Int? = nil) {
+        self.init(items: items, nextKey: nextKey, total: total, metadata: ())
+    }
+}

@@ -1,0 +1,34 @@
+/// Why a page could not be applied: the source's own failure, or a response the paginator rejects.
+///
+/// Every bad response becomes one of these instead of a trap, and nothing already loaded is lost: the
+/// paginator keeps its items and moves to `errorRefreshing` (first page) or `errorLoadingMore`.
+public enum PagingError<Failure: Error>: Error {
+    /// The source failed with this error.
+    case source(Failure)
+    /// The request completed without sending a page.
+    case noPage
+    /// The page's next key was already used in this generation: following it would loop.
+    case repeatedKey
+    /// The server reported a negative total.
+    case invalidTotal(Int)
+
+    /// The source's error, if this is a ``source(_:)`` error.
+    public var sourceError: Failure? {
+        if case .source(let error) = self { return error }
+        return nil
+    }
+}
+
+extension PagingError: Equatable where Failure: Equatable {}
+
+extension PagingError: CustomStringConvertible {
+    /// A short description for logs.
+    public var description: String {
+        switch self {
+        case .source(let error): "source error: \(error)"
+        case .noPage: "the request completed without a page"
+        case .repeatedKey: "the next key repeats a key already used"
+        case .invalidTotal(let total): "invalid total \(total)"
+        }
+    }
+}

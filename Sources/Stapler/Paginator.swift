@@ -1,0 +1,171 @@
+import Reactive
+
+/// A paginator over any page model: one state machine, observable state, and the actions of a list.
+///
+/// ```swift
+/// let paginator = Paginator(source: .cursor { cursor, size, query in api.messages(after: cursor, limit: size) }, pageSize: 20)
+/// paginator.items.producer.startWithValues { render($0) }
+/// paginator.refresh()
+/// // for each displayed row:
+/// paginator.preload(index: row)
+/// ```
+///
+/// Guarantees (each has a test named after it in `PaginatorTests` and the hazard suites):
+/// - **One load at a time.** A request for the next page while a load runs, after the end, or before
+///   the first page has loaded does nothing, in O(1).
+/// - **Refresh wins.** ``refresh()`` and ``refresh(query:)`` dispose the load in flight and start the
+///   first page again; a response of a superseded load is never applied, whenever and on whatever
+///   thread it arrives (A, then B, then A again included).
+/// - **Errors are split.** A first-page error moves to `errorRefreshing`; a later page's error moves to
+///   `errorLoadingMore`, keeps every item and reaches ``errorsAfterFirstPage``. ``retry()`` requests the
+///   failed page again with the same key; nothing else does (no automatic retry).
+/// - **Bad responses never trap** (see ``PagingError``), and nothing loaded is lost.
+/// - **Consistent, ordered notifications.** Every property changes together with the others (an
+///   observer of one reads the new values of all), change events arrive with the snapshot they describe,
+///   and an observer may call any method of the paginator; its calls take effect at once and their
+///   notifications queue behind the current ones, so even a synchronous source paging from inside an
+///   observer keeps a bounded stack.
+/// - **Thread safety.** Every method may be called from any thread; sources may answer on any thread.
+/// - **Lifetime.** Releasing the paginator disposes the load in flight.
+public final class Paginator<
+    Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error
+>:
+    Sendable
+{
+    let engine: PagingEngine<Item, Key, Query, Metadata, Failure>
+    private let prefetchDistance: Int
+
+    /// Everything the paginator publishes, as one value.
+    public let snapshot: Property<PagingSnapshot<Item, Metadata, Failure>>
+    /// The explicit state.
+    public let state: Property<PagingState<Failure>>
+    /// The loaded items, as a snapshot collection that shares storage with earlier snapshots.
+    public let items: Property<PagedItems<Item>>
+    /// How many pages of the current generation were applied.
+    public let pages: Property<Int>
+    /// The total the latest page reported, if the model reports one.
+    public let total: Property<Int?>
+    /// Whether the end of the list was reached.
+    public let isEndReached: Property<Bool>
+    /// The metadata of the latest applied page.
+    public let metadata: Property<Metadata?>
+    /// Whether to show the "loading more" footer; see ``PagingSnapshot/showsNextPageIndicator``.
+    public let showsNextPageIndicator: Property<Bool>
+    /// Each change of the items with the snapshots before and after it.
+    public let updates: Signal<ItemsUpdate<Item>, Never>
+    /// The error of every later page that failed (first-page errors are in ``state``).
+    public let errorsAfterFirstPage: Signal<PagingError<Failure>, Never>
+
+    /// Creates a paginator.
+    ///
+    /// - Parameters:
+    ///   - source: The page model and the load closure.
+    ///   - pageSize: How many items to ask for per page; at least 1 (a programmer error traps, naming
+    ///     `pageSize`).
+    ///   - query: The query of the first generation.
+    ///   - prefetchDistance: How close to the end ``preload(index:)`` starts the next page; at least 0.
+    ///     Defaults to `pageSize / 2`.
+    ///   - identity: When given, an item whose identity is already loaded is dropped from later pages
+    ///     (and repeats within a page); the next key still counts what the server sent.
+    public init(
+        source: PageSource<Item, Key, Query, Metadata, Failure>,
+        pageSize: Int,
+        query: Query,
+        prefetchDistance: Int? = nil,
+        identity: (@Sendable (Item) -> AnyHashable)? = nil
+    ) {
+        guard pageSize >= 1 else {
+            fatalError("Paginator: pageSize must be at least 1, got \(pageSize)")
+        }
+        let distance = prefetchDistance ?? pageSize / 2
+        guard distance >= 0 else {
+            fatalError("Paginator: prefetchDistance must not be negative, got \(distance)")
+        }
+        self.prefetchDistance = distance
+        let engine = PagingEngine(source: source, pageSize: pageSize, query: query, identity: identity, deliver: nil)
+        self.engine = engine
+        snapshot = engine.property { $0 }
+        state = engine.property({ $0.state }, skipping: { $0.name == $1.name && $0.error == nil && $1.error == nil })
+        items = engine.property({ $0.items }, skipping: { $0.count == $1.count && $0.chain === $1.chain })
+        pages = engine.property({ $0.pages }, skipping: ==)
+        total = engine.property({ $0.total }, skipping: ==)
+        isEndReached = engine.property({ $0.isEndReached }, skipping: ==)
+        metadata = engine.property { $0.metadata }
+        showsNextPageIndicator = engine.property({ $0.showsNextPageIndicator }, skipping: ==)
+        updates = engine.signal { $0.itemsUpdate }
+        errorsAfterFirstPage = engine.signal { $0.laterPageError }
+    }
+
+    deinit {
+        engine.completeSignals()
+    }
+
+    /// Starts a new generation with the current query.
+    ///
+    /// It disposes any load in flight and loads the first page. The items of the previous generation stay until the first page replaces them.
+    public func refresh() {
+        engine.refresh(query: nil, waiter: nil)
+    }
+
+    /// Starts a new generation with `query`; results of earlier queries are never applied.
+    ///
+    /// - Parameter query: The query of the new generation.
+    public func refresh(query: Query) {
+        engine.refresh(query: query, waiter: nil)
+    }
+
+    /// Loads the next page if the list has data, more pages, and nothing loading.
+    ///
+    /// Does nothing after a later page's error (call ``retry()``), before the first page, while any
+    /// load runs, or after the end.
+    ///
+    /// - Complexity: O(1) when it does nothing.
+    public func loadNextPage() {
+        engine.send(.loadNext(retryingFailedPage: false))
+    }
+
+    /// Loads the next page if `index` is within the prefetch distance of the end of the items.
+    ///
+    /// Call it for every displayed row. Negative, out-of-range and stale indices are ignored, and it
+    /// never re-requests a page that failed.
+    ///
+    /// - Parameter index: The index of a row being displayed.
+    /// - Complexity: O(1) when it does nothing.
+    public func preload(index: Int) {
+        engine.send(.preload(index: index, distance: prefetchDistance))
+    }
+
+    /// Requests the failed page again, with the same key and query.
+    ///
+    /// In `errorLoadingMore` it loads the page that failed; in `errorRefreshing` the first page. In any
+    /// other state it does nothing.
+    public func retry() {
+        engine.send(.retry)
+    }
+
+    /// Disposes the load in flight, if any, without an error.
+    ///
+    /// A cancelled later page leaves `data` (``loadNextPage()`` asks for it again); a cancelled
+    /// first page returns to the state before the refresh.
+    public func cancel() {
+        engine.send(.cancel(generation: nil))
+    }
+}
+
+extension Paginator where Query == Void {
+    /// Creates a paginator whose source takes no query.
+    ///
+    /// - Parameters:
+    ///   - source: The page model and the load closure.
+    ///   - pageSize: How many items to ask for per page; at least 1.
+    ///   - prefetchDistance: How close to the end ``preload(index:)`` starts the next page.
+    ///   - identity: Deduplicates items by this identity when given.
+    public convenience init(
+        source: PageSource<Item, Key, Void, Metadata, Failure>,
+        pageSize: Int,
+        prefetchDistance: Int? = nil,
+        identity: (@Sendable (Item) -> AnyHashable)? = nil
+    ) {
+        self.init(source: source, pageSize: pageSize, query: (), prefetchDistance: prefetchDistance, identity: identity)
+    }
+}

@@ -1,0 +1,36 @@
+import Reactive
+
+extension PageSource where Key == Int, Metadata == Void {
+    /// Offset + total paging: the key is the offset of the page's first item.
+    ///
+    /// The next offset is the previous one plus the number of items the server sent (not the page
+    /// size, and before any deduplication), so a server that caps or stretches pages never makes the
+    /// paginator skip or repeat items. The list ends when the loaded count reaches the latest total or a
+    /// page is empty, whichever comes first; a total that shrinks below what is loaded ends the list and
+    /// removes nothing. A negative total is a ``PagingError/invalidTotal(_:)`` error.
+    ///
+    /// Offset paging cannot see items that the server deleted before the current offset (they shift
+    /// later items back, which are then skipped); prefer a cursor model when the list changes while
+    /// it is paged.
+    ///
+    /// - Parameter load: Requests `size` items from `offset` for `query`.
+    /// - Returns: The page source.
+    public static func offset<Response: PaginatedResponse>(
+        load: @escaping @Sendable (_ offset: Int, _ size: Int, _ query: Query) -> SignalProducer<Response, Failure>
+    ) -> PageSource where Response.Item == Item {
+        PageSource(firstKey: 0) { request in
+            load(request.key, request.pageSize, request.query)
+                .mapPagingError()
+                .map { response in offsetPage(response, at: request.key) }
+        }
+    }
+
+    /// The page for `response` at `offset`: next offset, end and total, per the offset model.
+    static func offsetPage<Response: PaginatedResponse>(
+        _ response: Response, at offset: Int
+    ) -> Page<Item, Int, Void> where Response.Item == Item {
+        let loaded = offset.addingReportingOverflow(response.items.count)
+        let ends = loaded.overflow || response.total < 0 || loaded.partialValue >= response.total
+        return Page(items: response.items, nextKey: ends ? nil : loaded.partialValue, total: response.total)
+    }
+}

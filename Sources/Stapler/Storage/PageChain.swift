@@ -1,0 +1,71 @@
+/// Append-only storage of pages whose existing slots never move, shared by every snapshot.
+///
+/// Pages live in blocks of doubling capacity (1, 2, 4, ... pages); the directory of blocks has a fixed
+/// size, so appending never moves or copies a page that is already stored. A snapshot records how many
+/// pages it sees and reads only those slots, which were fully written before the snapshot was published,
+/// so readers and the single appender never touch the same memory. Appending a page costs O(page size),
+/// whatever snapshots are kept; memory is the items plus a small constant per page.
+///
+/// Only the newest snapshot of a chain may append (``PagingEngine`` holds it under its lock); an older
+/// snapshot that needs to grow would first copy (see ``PagedItems/appending(_:)``).
+final class PageChain<Item: Sendable>: @unchecked Sendable {
+    // Guarded by the publication rule above: slot `i` is written once, before any snapshot that
+    // counts it is published through a lock, and never written again.
+    private let directory: UnsafeMutablePointer<UnsafeMutablePointer<Chunk>?>
+    // Guarded by the appender's lock (the engine's): how many pages are stored.
+    private(set) var pageCount = 0
+
+    static var maximumBlocks: Int { 56 }
+
+    struct Chunk {
+        let items: ContiguousArray<Item>
+        /// The index of the chunk's first item in the whole list.
+        let start: Int
+    }
+
+    init() {
+        directory = .allocate(capacity: Self.maximumBlocks)
+        directory.initialize(repeating: nil, count: Self.maximumBlocks)
+    }
+
+    deinit {
+        var remaining = pageCount
+        for block in 0..<Self.maximumBlocks where remaining > 0 {
+            let capacity = 1 << block
+            let used = min(capacity, remaining)
+            if let pointer = directory[block] {
+                pointer.deinitialize(count: used)
+                pointer.deallocate()
+            }
+            remaining -= used
+        }
+        directory.deallocate()
+    }
+
+    /// The block and slot of page `index`: page `i` lives in block `log2(i + 1)`.
+    @inline(__always)
+    private static func position(of index: Int) -> (block: Int, slot: Int) {
+        let shifted = UInt(index + 1)
+        let block = UInt.bitWidth - 1 - shifted.leadingZeroBitCount
+        return (block, Int(shifted) - (1 << block))
+    }
+
+    /// The chunk of page `index`, which must be below a published snapshot's page count.
+    @inline(__always)
+    func chunk(at index: Int) -> Chunk {
+        let (block, slot) = Self.position(of: index)
+        return directory[block].unsafelyUnwrapped[slot]
+    }
+
+    /// Stores `items` as the next page, starting at item index `start`.
+    ///
+    /// - Complexity: O(`items.count`), plus one block allocation at each power of two pages.
+    func append(_ items: ContiguousArray<Item>, start: Int) {
+        let (block, slot) = Self.position(of: pageCount)
+        if slot == 0 {
+            directory[block] = .allocate(capacity: 1 << block)
+        }
+        (directory[block].unsafelyUnwrapped + slot).initialize(to: Chunk(items: items, start: start))
+        pageCount += 1
+    }
+}

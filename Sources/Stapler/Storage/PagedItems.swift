@@ -1,0 +1,138 @@
+/// An immutable snapshot of the loaded items: a random-access collection over shared page storage.
+///
+/// Snapshots share their pages, so keeping any number of them costs nothing beyond the items, and a
+/// snapshot never changes after it is made: later pages, refreshes and clears produce new snapshots.
+///
+/// ```swift
+/// paginator.items.producer.startWithValues { items in
+///     print(items.count, items.first as Any)
+/// }
+/// ```
+///
+/// - Complexity: `count` and `isEmpty` are O(1); subscripting by index is O(log pages); iterating is
+///   O(1) per element.
+public struct PagedItems<Item: Sendable>: RandomAccessCollection, Sendable {
+    let chain: PageChain<Item>?
+    /// How many pages of `chain` this snapshot sees.
+    let pageCount: Int
+
+    /// The number of items in the snapshot.
+    public let count: Int
+
+    /// An empty snapshot.
+    public init() {
+        chain = nil
+        pageCount = 0
+        count = 0
+    }
+
+    init(chain: PageChain<Item>, pageCount: Int, count: Int) {
+        self.chain = chain
+        self.pageCount = pageCount
+        self.count = count
+    }
+
+    /// The position of the first item: always 0.
+    public var startIndex: Int { 0 }
+
+    /// The position after the last item: ``count``.
+    public var endIndex: Int { count }
+
+    /// The item at `position`, which must be in `0..<count`.
+    ///
+    /// - Complexity: O(log pages).
+    public subscript(position: Int) -> Item {
+        precondition(position >= 0 && position < count, "PagedItems index \(position) out of range 0..<\(count)")
+        let chain = chain.unsafelyUnwrapped
+        var low = 0
+        var high = pageCount - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if chain.chunk(at: middle).start <= position {
+                low = middle
+            } else {
+                high = middle - 1
+            }
+        }
+        let chunk = chain.chunk(at: low)
+        return chunk.items[position - chunk.start]
+    }
+
+    /// The number of pages this snapshot holds (a page whose items were all dropped counts too).
+    public var pageChunkCount: Int { pageCount }
+
+    /// The items of page `index` of this snapshot.
+    ///
+    /// - Parameter index: A page index in `0..<pageChunkCount`.
+    /// - Returns: The items that page contributed, in order.
+    public func items(ofPage index: Int) -> ContiguousArray<Item> {
+        precondition(index >= 0 && index < pageCount, "page index \(index) out of range 0..<\(pageCount)")
+        return chain.unsafelyUnwrapped.chunk(at: index).items
+    }
+
+    /// Iterates page by page, without searching.
+    public func makeIterator() -> Iterator {
+        Iterator(items: self)
+    }
+
+    /// Iterates the items of a snapshot in order, page by page.
+    public struct Iterator: IteratorProtocol {
+        private let items: PagedItems
+        private var page = 0
+        private var chunk: ContiguousArray<Item> = []
+        private var offset = 0
+
+        init(items: PagedItems) {
+            self.items = items
+        }
+
+        /// The next item, or `nil` after the last one.
+        public mutating func next() -> Item? {
+            while offset == chunk.count {
+                guard page < items.pageCount, let chain = items.chain else { return nil }
+                chunk = chain.chunk(at: page).items
+                page += 1
+                offset = 0
+            }
+            defer { offset += 1 }
+            return chunk[offset]
+        }
+    }
+}
+
+extension PagedItems {
+    /// A snapshot with `items` appended as one more page.
+    ///
+    /// Appends to the shared storage in place when this snapshot is the newest one of its storage;
+    /// otherwise (an older snapshot) it copies its pages into new storage first.
+    ///
+    /// - Complexity: O(`items.count`) for the newest snapshot.
+    func appending(_ items: ContiguousArray<Item>) -> PagedItems {
+        let chain: PageChain<Item>
+        if let existing = self.chain, existing.pageCount == pageCount {
+            chain = existing
+        } else {
+            chain = PageChain()
+            for page in 0..<pageCount {
+                let chunk = self.chain.unsafelyUnwrapped.chunk(at: page)
+                chain.append(chunk.items, start: chunk.start)
+            }
+        }
+        chain.append(items, start: count)
+        return PagedItems(chain: chain, pageCount: pageCount + 1, count: count + items.count)
+    }
+}
+
+extension PagedItems: Equatable where Item: Equatable {
+    /// Whether both snapshots hold equal items in the same order.
+    public static func == (lhs: PagedItems, rhs: PagedItems) -> Bool {
+        lhs.count == rhs.count && lhs.elementsEqual(rhs)
+    }
+}
+
+extension PagedItems: CustomStringConvertible {
+    /// The items, as an array would print them.
+    public var description: String {
+        Array(self).description
+    }
+}
