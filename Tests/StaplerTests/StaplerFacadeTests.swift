@@ -226,11 +226,11 @@ struct StaplerFacadeTests {
             Response(items: Array(offset..<min(offset + size, 10)), total: 10)
         }
         stapler.initialLoadAction.apply().start()
-        #expect(eventually { stapler.items.value.count == 4 })
+        #expect(await eventually { stapler.items.value.count == 4 })
         stapler.loadNextPageIfNeeded()
-        #expect(eventually { stapler.items.value.count == 8 })
+        #expect(await eventually { stapler.items.value.count == 8 })
         stapler.loadNextPageIfNeeded()
-        #expect(eventually { stapler.items.value.count == 10 && stapler.paginator.isEndReached.value })
+        #expect(await eventually { stapler.items.value.count == 10 && stapler.paginator.isEndReached.value })
         #expect(Array(stapler.items.value) == Array(0..<10))
     }
 

@@ -51,3 +51,17 @@ public func eventually(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
     }
     return condition()
 }
+
+/// Waits until `condition` holds without blocking a thread of the cooperative pool, for at most
+/// `seconds`. Use it in `async` tests: a blocking poll there can starve the tasks it waits for.
+public func eventually(
+    seconds: Double = 30,
+    _ condition: @Sendable () -> Bool
+) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+    return condition()
+}
