@@ -65,14 +65,14 @@ public final class Paginator<
     ///   - query: The query of the first generation.
     ///   - prefetchDistance: How close to the end ``preload(index:)`` starts the next page; at least 0.
     ///     Defaults to `pageSize / 2`.
-    ///   - identity: When given, an item whose identity is already loaded is dropped from later pages
-    ///     (and repeats within a page); the next key still counts what the server sent.
+    ///   - deduplication: When given, an item already loaded is dropped from later pages (and repeats
+    ///     within a page); the next key still counts what the server sent. See ``Deduplication``.
     public init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int,
         query: Query,
         prefetchDistance: Int? = nil,
-        identity: (@Sendable (Item) -> AnyHashable)? = nil
+        deduplication: Deduplication<Item>? = nil
     ) {
         guard pageSize >= 1 else {
             fatalError("Paginator: pageSize must be at least 1, got \(pageSize)")
@@ -82,7 +82,8 @@ public final class Paginator<
             fatalError("Paginator: prefetchDistance must not be negative, got \(distance)")
         }
         self.prefetchDistance = distance
-        let engine = PagingEngine(source: source, pageSize: pageSize, query: query, identity: identity, deliver: nil)
+        let engine = PagingEngine(
+            source: source, pageSize: pageSize, query: query, identity: deduplication?.identify, deliver: nil)
         self.engine = engine
         snapshot = engine.property { $0 }
         state = engine.property({ $0.state }, skipping: { $0.name == $1.name && $0.error == nil && $1.error == nil })
@@ -159,13 +160,15 @@ extension Paginator where Query == Void {
     ///   - source: The page model and the load closure.
     ///   - pageSize: How many items to ask for per page; at least 1.
     ///   - prefetchDistance: How close to the end ``preload(index:)`` starts the next page.
-    ///   - identity: Deduplicates items by this identity when given.
+    ///   - deduplication: Drops items already loaded when given.
     public convenience init(
         source: PageSource<Item, Key, Void, Metadata, Failure>,
         pageSize: Int,
         prefetchDistance: Int? = nil,
-        identity: (@Sendable (Item) -> AnyHashable)? = nil
+        deduplication: Deduplication<Item>? = nil
     ) {
-        self.init(source: source, pageSize: pageSize, query: (), prefetchDistance: prefetchDistance, identity: identity)
+        self.init(
+            source: source, pageSize: pageSize, query: (), prefetchDistance: prefetchDistance,
+            deduplication: deduplication)
     }
 }

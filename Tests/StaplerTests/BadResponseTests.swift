@@ -166,7 +166,9 @@ struct BadResponseTests {
     @Test("P11: interruption by the source itself is not an error: a later page returns to data")
     func P11_sourceInterrupts() {
         let stapler = Stapler<Response, ServerError>(pageSize: 10) { offset, _ in
-            offset == 0 ? SignalProducer(value: page(0, 10, total: 30)) : SignalProducer { observer, _ in observer.sendInterrupted() }
+            offset == 0
+                ? SignalProducer(value: page(0, 10, total: 30))
+                : SignalProducer { observer, _ in observer.sendInterrupted() }
         }
         let errors = stapler.errorsAfterFirstPage.record()
         stapler.refreshAction.apply().start()

@@ -26,7 +26,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     /// The engine under the facade, for what the original interface lacks: explicit ``Paginator/state``,
     /// ``Paginator/updates``, ``Paginator/preload(index:)``, ``Paginator/retry()`` and
     /// ``Paginator/cancel()``.
-    public let paginator: Paginator<Item, Int, Void, Void, ResponseError>
+    public let paginator: Paginator<Item, Int, Void, Response, ResponseError>
 
     /// Loads the first page; use it for the first load of a screen, so it can show its own indicator.
     ///
@@ -74,7 +74,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
         pageSize: Int,
         request: @escaping @Sendable (_ offset: Int, _ size: Int) -> SignalProducer<Response, ResponseError>
     ) {
-        let source = PageSource<Item, Int, Void, Void, ResponseError>.offset { offset, size, _ in
+        let source = PageSource<Item, Int, Void, Response, ResponseError>.offset { offset, size, _ in
             request(offset, size)
         }
         let paginator = Paginator(source: source, pageSize: pageSize, prefetchDistance: 0)
@@ -96,18 +96,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
         request: @escaping @Sendable (_ offset: Int, _ size: Int) async throws(ResponseError) -> Response
     ) {
         self.init(pageSize: pageSize) { offset, size in
-            SignalProducer { observer, lifetime in
-                let task = Task {
-                    do throws(ResponseError) {
-                        let response = try await request(offset, size)
-                        observer.send(value: response)
-                        observer.sendCompleted()
-                    } catch {
-                        observer.send(error: error)
-                    }
-                }
-                lifetime.observeEnded { task.cancel() }
-            }
+            SignalProducer.performing { () async throws(ResponseError) in try await request(offset, size) }
         }
     }
 
@@ -123,7 +112,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
 
     /// An action whose runs start a new generation and end with its first page.
     private static func firstPageAction(
-        _ engine: PagingEngine<Item, Int, Void, Void, ResponseError>
+        _ engine: PagingEngine<Item, Int, Void, Response, ResponseError>
     ) -> Action<Void, Void, PagingError<ResponseError>> {
         // The action holds the engine strongly: the engine holds nothing of the action, and releasing
         // the action interrupts its runs, which cancels their loads.

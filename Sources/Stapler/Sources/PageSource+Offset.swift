@@ -1,6 +1,6 @@
 import Reactive
 
-extension PageSource where Key == Int, Metadata == Void {
+extension PageSource where Key == Int {
     /// Offset + total paging: the key is the offset of the page's first item.
     ///
     /// The next offset is the previous one plus the number of items the server sent (not the page
@@ -13,11 +13,13 @@ extension PageSource where Key == Int, Metadata == Void {
     /// later items back, which are then skipped); prefer a cursor model when the list changes while
     /// it is paged.
     ///
+    /// Each page's response is its metadata.
+    ///
     /// - Parameter load: Requests `size` items from `offset` for `query`.
     /// - Returns: The page source.
-    public static func offset<Response: PaginatedResponse>(
-        load: @escaping @Sendable (_ offset: Int, _ size: Int, _ query: Query) -> SignalProducer<Response, Failure>
-    ) -> PageSource where Response.Item == Item {
+    public static func offset(
+        load: @escaping @Sendable (_ offset: Int, _ size: Int, _ query: Query) -> SignalProducer<Metadata, Failure>
+    ) -> PageSource where Metadata: PaginatedResponse, Metadata.Item == Item {
         PageSource(firstKey: 0) { request in
             load(request.key, request.pageSize, request.query)
                 .mapPagingError()
@@ -26,11 +28,12 @@ extension PageSource where Key == Int, Metadata == Void {
     }
 
     /// The page for `response` at `offset`: next offset, end and total, per the offset model.
-    static func offsetPage<Response: PaginatedResponse>(
-        _ response: Response, at offset: Int
-    ) -> Page<Item, Int, Void> where Response.Item == Item {
+    static func offsetPage(
+        _ response: Metadata, at offset: Int
+    ) -> Page<Item, Int, Metadata> where Metadata: PaginatedResponse, Metadata.Item == Item {
         let loaded = offset.addingReportingOverflow(response.items.count)
         let ends = loaded.overflow || response.total < 0 || loaded.partialValue >= response.total
-        return Page(items: response.items, nextKey: ends ? nil : loaded.partialValue, total: response.total)
+        return Page(
+            items: response.items, nextKey: ends ? nil : loaded.partialValue, total: response.total, metadata: response)
     }
 }

@@ -1,0 +1,35 @@
+/// How a paginator recognises an item it already has, to drop it from later pages.
+///
+/// Offset paging repeats items when the server inserts rows ahead of the current offset; with a
+/// deduplication, a repeated item is dropped (within a page too), while the next key still counts what
+/// the server sent, and a page of only repeats does not end the list. A refresh starts a fresh set.
+///
+/// ```swift
+/// Paginator(source: source, pageSize: 20, deduplication: .by(\.id))
+/// ```
+public struct Deduplication<Item: Sendable>: Sendable {
+    let identify: @Sendable (Item) -> AnyHashable
+
+    /// Recognises items by the value at `keyPath`.
+    ///
+    /// - Parameter keyPath: A unique key of an item.
+    /// - Returns: The deduplication.
+    public static func by<ID: Hashable & Sendable>(_ keyPath: KeyPath<Item, ID> & Sendable) -> Deduplication {
+        Deduplication { AnyHashable($0[keyPath: keyPath]) }
+    }
+
+    /// Recognises items by the value `identify` returns.
+    ///
+    /// - Parameter identify: Returns a unique key of an item; it must be pure.
+    /// - Returns: The deduplication.
+    public static func by<ID: Hashable & Sendable>(_ identify: @escaping @Sendable (Item) -> ID) -> Deduplication {
+        Deduplication { AnyHashable(identify($0)) }
+    }
+}
+
+extension Deduplication where Item: Identifiable, Item.ID: Sendable {
+    /// Recognises items by their `id`.
+    public static var byID: Deduplication {
+        Deduplication { AnyHashable($0.id) }
+    }
+}

@@ -1,0 +1,52 @@
+/// A response of page-number paging: one page of items, and the page count or item count if the
+/// server reports one.
+///
+/// Conform your decoded response type; the counts default to `nil` (unknown), in which case only an
+/// empty or short page ends the list.
+public protocol NumberedPageResponse: Sendable {
+    /// The type of the listed items.
+    associatedtype Item: Sendable
+    /// The items of this page, in order.
+    var items: [Item] { get }
+    /// The number of pages on the server, if reported.
+    var pageCount: Int? { get }
+    /// The number of items on the server, if reported.
+    var itemCount: Int? { get }
+}
+
+extension NumberedPageResponse {
+    /// No page count is reported by default.
+    public var pageCount: Int? { nil }
+    /// No item count is reported by default.
+    public var itemCount: Int? { nil }
+}
+
+/// A response of cursor (token) paging: one page of items and the cursor of the next page.
+public protocol CursorPageResponse: Sendable {
+    /// The type of the listed items.
+    associatedtype Item: Sendable
+    /// The type of the opaque cursor.
+    associatedtype Cursor: Hashable & Sendable
+    /// The items of this page, in order.
+    var items: [Item] { get }
+    /// The cursor of the next page, or `nil` if this is the last page.
+    var nextCursor: Cursor? { get }
+}
+
+/// A response of a source that says when it is exhausted (TIPagination's cursors).
+public protocol ExhaustiblePageResponse: Sendable {
+    /// The type of the listed items.
+    associatedtype Item: Sendable
+    /// The items of this page, in order.
+    var items: [Item] { get }
+    /// Whether this is the last page.
+    var isExhausted: Bool { get }
+}
+
+/// The key of a page-number source: the page number to request, and how many items came before it.
+public struct PageNumberKey: Hashable, Sendable {
+    /// The page number, counted from the source's first page number.
+    public let page: Int
+    /// How many items the pages before this one sent.
+    public let itemsBefore: Int
+}

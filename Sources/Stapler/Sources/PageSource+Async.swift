@@ -1,0 +1,110 @@
+import Reactive
+
+extension SignalProducer {
+    /// A producer whose every run performs `work` in a `Task`, sends its result and completes; disposing
+    /// the run cancels the task.
+    static func performing(_ work: @escaping @Sendable () async throws(Error) -> Value) -> SignalProducer {
+        SignalProducer { observer, lifetime in
+            let task = Task {
+                do throws(Error) {
+                    let value = try await work()
+                    observer.send(value: value)
+                    observer.sendCompleted()
+                } catch {
+                    observer.send(error: error)
+                }
+            }
+            lifetime.observeEnded { task.cancel() }
+        }
+    }
+}
+
+extension PageSource {
+    /// Creates a source from its first key and an `async` load; superseding a load cancels its task.
+    ///
+    /// - Parameters:
+    ///   - firstKey: The key of the first page.
+    ///   - loadPage: Answers a request with one page.
+    public init(
+        firstKey: Key,
+        loadPage: @escaping @Sendable (PageRequest<Key, Query>) async throws(Failure) -> Page<Item, Key, Metadata>
+    ) {
+        self.init(firstKey: firstKey) { (request: PageRequest<Key, Query>) in
+            SignalProducer<Page<Item, Key, Metadata>, Failure>.performing { () async throws(Failure) in
+                try await loadPage(request)
+            }
+        }
+    }
+}
+
+extension PageSource where Key == Int {
+    /// Offset + total paging over an `async` backend; see ``offset(load:)-(SignalProducer)``.
+    ///
+    /// - Parameter load: Requests `size` items from `offset` for `query`; its task is cancelled when the
+    ///   load is superseded.
+    /// - Returns: The page source.
+    public static func offset(
+        load: @escaping @Sendable (_ offset: Int, _ size: Int, _ query: Query) async throws(Failure) -> Metadata
+    ) -> PageSource where Metadata: PaginatedResponse, Metadata.Item == Item {
+        offset { offset, size, query in
+            SignalProducer.performing { () async throws(Failure) in try await load(offset, size, query) }
+        }
+    }
+
+    /// Exhaustible paging over an `async` backend; see ``exhaustible(load:)-(SignalProducer)``.
+    ///
+    /// - Parameter load: Requests page `index` of `size` items for `query`.
+    /// - Returns: The page source.
+    public static func exhaustible(
+        load: @escaping @Sendable (_ index: Int, _ size: Int, _ query: Query) async throws(Failure) -> Metadata
+    ) -> PageSource where Metadata: ExhaustiblePageResponse, Metadata.Item == Item {
+        exhaustible { index, size, query in
+            SignalProducer.performing { () async throws(Failure) in try await load(index, size, query) }
+        }
+    }
+
+    /// A single `async` load of every item; see ``singleLoad(load:)-(SignalProducer)``.
+    ///
+    /// - Parameter load: Loads every item for `query`.
+    /// - Returns: The page source.
+    public static func singleLoad(
+        load: @escaping @Sendable (_ query: Query) async throws(Failure) -> [Item]
+    ) -> PageSource where Metadata == Void {
+        singleLoad { query in
+            SignalProducer.performing { () async throws(Failure) in try await load(query) }
+        }
+    }
+}
+
+extension PageSource where Key == PageNumberKey {
+    /// Page-number paging over an `async` backend; see ``pageNumber(firstPage:load:)-(_,SignalProducer)``.
+    ///
+    /// - Parameters:
+    ///   - firstPage: The number of the first page.
+    ///   - load: Requests page `page` of `size` items for `query`.
+    /// - Returns: The page source.
+    public static func pageNumber(
+        firstPage: Int = 1,
+        load: @escaping @Sendable (_ page: Int, _ size: Int, _ query: Query) async throws(Failure) -> Metadata
+    ) -> PageSource where Metadata: NumberedPageResponse, Metadata.Item == Item {
+        pageNumber(firstPage: firstPage) { page, size, query in
+            SignalProducer.performing { () async throws(Failure) in try await load(page, size, query) }
+        }
+    }
+}
+
+extension PageSource {
+    /// Cursor paging over an `async` backend; see ``cursor(load:)-(SignalProducer)``.
+    ///
+    /// - Parameter load: Requests `size` items after `cursor` for `query`.
+    /// - Returns: The page source.
+    public static func cursor(
+        load:
+            @escaping @Sendable (_ cursor: Metadata.Cursor?, _ size: Int, _ query: Query) async throws(Failure) ->
+            Metadata
+    ) -> PageSource where Metadata: CursorPageResponse, Key == Metadata.Cursor?, Metadata.Item == Item {
+        cursor { cursor, size, query in
+            SignalProducer.performing { () async throws(Failure) in try await load(cursor, size, query) }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Reactive
+
+extension PageSource where Key == PageNumberKey {
+    /// Page-number paging: pages `firstPage`, `firstPage + 1`, ... of `size` items.
+    ///
+    /// The list ends at an empty page, when the page count is reached (`page - firstPage + 1 >=
+    /// pageCount`), or when the items loaded reach the item count, whichever the response reports.
+    /// Each page's response is its metadata.
+    ///
+    /// - Parameters:
+    ///   - firstPage: The number of the first page: 0 or 1 for most servers.
+    ///   - load: Requests page `page` of `size` items for `query`.
+    /// - Returns: The page source.
+    public static func pageNumber(
+        firstPage: Int = 1,
+        load: @escaping @Sendable (_ page: Int, _ size: Int, _ query: Query) -> SignalProducer<Metadata, Failure>
+    ) -> PageSource where Metadata: NumberedPageResponse, Metadata.Item == Item {
+        PageSource(firstKey: PageNumberKey(page: firstPage, itemsBefore: 0)) { request in
+            load(request.key.page, request.pageSize, request.query)
+                .mapPagingError()
+                .map { response in
+                    let key = request.key
+                    let loaded = key.itemsBefore + response.items.count
+                    let lastByPages = response.pageCount.map { key.page - firstPage + 1 >= $0 } ?? false
+                    let lastByItems = response.itemCount.map { loaded >= $0 } ?? false
+                    let next = PageNumberKey(page: key.page + 1, itemsBefore: loaded)
+                    return Page(
+                        items: response.items, nextKey: lastByPages || lastByItems ? nil : next,
+                        total: response.itemCount, metadata: response)
+                }
+        }
+    }
+}
+
+extension PageSource {
+    /// Cursor (token) paging: the first page has no cursor, each page names the next one.
+    ///
+    /// The list ends when a page has no next cursor, or is empty. A next cursor that was already used
+    /// in this generation is a ``PagingError/repeatedKey`` error, never a loop. Each page's response is
+    /// its metadata.
+    ///
+    /// - Parameter load: Requests `size` items after `cursor` (`nil` for the first page) for `query`.
+    /// - Returns: The page source.
+    public static func cursor(
+        load:
+            @escaping @Sendable (_ cursor: Metadata.Cursor?, _ size: Int, _ query: Query) -> SignalProducer<
+                Metadata, Failure
+            >
+    ) -> PageSource where Metadata: CursorPageResponse, Key == Metadata.Cursor?, Metadata.Item == Item {
+        PageSource(firstKey: nil) { request in
+            load(request.key, request.pageSize, request.query)
+                .mapPagingError()
+                .map { response in
+                    Page(items: response.items, nextKey: response.nextCursor.map { $0 }, metadata: response)
+                }
+        }
+    }
+}
+
+extension PageSource where Key == Int {
+    /// Paging by a page counter until the source says it is exhausted (TIPagination's model).
+    ///
+    /// The counter starts at 0 for every generation. The list ends at the exhausted page, or at an
+    /// empty page. Each page's response is its metadata.
+    ///
+    /// - Parameter load: Requests page `index` (0, 1, ...) of `size` items for `query`.
+    /// - Returns: The page source.
+    public static func exhaustible(
+        load: @escaping @Sendable (_ index: Int, _ size: Int, _ query: Query) -> SignalProducer<Metadata, Failure>
+    ) -> PageSource where Metadata: ExhaustiblePageResponse, Metadata.Item == Item {
+        PageSource(firstKey: 0) { request in
+            load(request.key, request.pageSize, request.query)
+                .mapPagingError()
+                .map { response in
+                    Page(
+                        items: response.items, nextKey: response.isExhausted ? nil : request.key + 1,
+                        metadata: response)
+                }
+        }
+    }
+
+    /// A list that is not paginated: one load gives every item, and the list ends there.
+    ///
+    /// - Parameter load: Loads every item for `query`.
+    /// - Returns: The page source.
+    public static func singleLoad(
+        load: @escaping @Sendable (_ query: Query) -> SignalProducer<[Item], Failure>
+    ) -> PageSource where Metadata == Void {
+        PageSource(firstKey: 0) { request in
+            load(request.query)
+                .mapPagingError()
+                .map { items in Page(items: items, nextKey: nil, total: items.count) }
+        }
+    }
+}
