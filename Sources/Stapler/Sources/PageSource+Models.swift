@@ -1,7 +1,7 @@
 import Reactive
 
 extension PageSource where Key == PageNumberKey {
-    /// Page-number paging: pages `firstPage`, `firstPage + 1`, ... of `size` items.
+    /// Page-number paging: numbered pages of `size` items from `firstPage` on.
     ///
     /// The list ends at an empty page, when the page count is reached (`page - firstPage + 1 >=
     /// pageCount`), or when the items loaded reach the item count, whichever the response reports.
