@@ -63,8 +63,9 @@ public final class Paginator<
     ///   - pageSize: How many items to ask for per page; at least 1 (a programmer error traps, naming
     ///     `pageSize`).
     ///   - query: The query of the first generation.
-    ///   - prefetchDistance: How close to the end ``preload(index:)`` starts the next page; at least 0.
-    ///     Defaults to `pageSize / 2`.
+    ///   - prefetchDistance: How many rows before the last one ``preload(index:)`` starts the next page:
+    ///     0 loads when the last row is displayed. At least 0 (a programmer error traps, naming
+    ///     `prefetchDistance`); defaults to `pageSize / 2`.
     ///   - deduplication: When given, an item already loaded is dropped from later pages (and repeats
     ///     within a page); the next key still counts what the server sent. See ``Deduplication``.
     public init(
@@ -125,7 +126,7 @@ public final class Paginator<
         engine.send(.loadNext(retryingFailedPage: false))
     }
 
-    /// Loads the next page if `index` is within the prefetch distance of the end of the items.
+    /// Loads the next page if row `index` is within the prefetch distance of the last row.
     ///
     /// Call it for every displayed row. Negative, out-of-range and stale indices are ignored, and it
     /// never re-requests a page that failed.

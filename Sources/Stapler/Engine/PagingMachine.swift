@@ -50,7 +50,7 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         /// Load the next page if nothing is loading and the end is not reached; with
         /// `retryingFailedPage`, an `errorLoadingMore` state also requests the failed page again.
         case loadNext(retryingFailedPage: Bool)
-        /// Load the next page if `index` is within `distance` of the end of the items.
+        /// Load the next page if row `index` is at most `distance` rows before the last row.
         case preload(index: Int, distance: Int)
         /// Request the failed page again.
         case retry
@@ -103,7 +103,7 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
             }
         case .preload(let index, let distance):
             let count = snapshot.items.count
-            guard index >= 0, index < count, index >= count - distance else { break }
+            guard index >= 0, index < count, index >= count - 1 - distance else { break }
             return handle(.loadNext(retryingFailedPage: false))
         case .retry:
             switch snapshot.state {
