@@ -1,6 +1,6 @@
 /// Work that runs at most once at a time, with observable progress and results.
 ///
-/// ``apply(_:)`` returns a producer. Starting it checks, atomically, that the action is enabled and not
+/// `apply(_:)` returns a producer. Starting it checks, atomically, that the action is enabled and not
 /// executing, and marks it executing in the same step: two threads can never both start it. A start
 /// that loses fails at once with ``ActionError/disabled`` and starts nothing.
 ///
@@ -28,7 +28,7 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     /// Whether a run is in progress.
     public let isExecuting: Property<Bool>
 
-    /// Whether ``apply(_:)`` would start a run now: the `enabledIf` condition holds and no run is
+    /// Whether `apply(_:)` would start a run now: the `enabledIf` condition holds and no run is
     /// in progress.
     public let isEnabled: Property<Bool>
 
@@ -44,7 +44,7 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     /// Sends once for every run that completed successfully.
     public var completed: Signal<Void, Never> { outputs.completed.output }
 
-    /// Sends once for every ``apply(_:)`` run that was refused because the action was disabled.
+    /// Sends once for every `apply(_:)` run that was refused because the action was disabled.
     public var disabledErrors: Signal<Void, Never> { outputs.disabled.output }
 
     /// Creates an action that runs the producer `execute` returns, whenever `enabledIf` is `true` and
@@ -77,7 +77,7 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     ///
     /// The start fails at once with ``ActionError/disabled`` if the action is executing or disabled;
     /// otherwise it runs the work, forwarding its events (a failure as
-    /// ``ActionError/producerFailed(_:)``). Disposing the start interrupts the work.
+    /// `ActionError.producerFailed(_:)`). Disposing the start interrupts the work.
     public func apply(_ input: Input) -> SignalProducer<Output, ActionError<Error>> {
         SignalProducer { [execute, executing, enabledIf, outputs, lifetime] observer, runLifetime in
             let started = executing.transition { isExecuting in
@@ -126,7 +126,7 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
 }
 
 extension Action where Input == Void {
-    /// A producer whose every start tries to run the action; see ``apply(_:)``.
+    /// A producer whose every start tries to run the action; see `apply(_:)`.
     public func apply() -> SignalProducer<Output, ActionError<Error>> {
         apply(())
     }

@@ -1,5 +1,5 @@
 extension Signal {
-    /// Receives the events of a signal; also the input handle of a signal made by ``Signal/pipe()``.
+    /// Receives the events of a signal; also the input handle of a signal made by `Signal.pipe()`.
     ///
     /// Sending through an observer is thread safe. The input observer of a signal interrupts the
     /// signal when it is released, so a signal whose input nobody holds cannot stay open forever.

@@ -65,7 +65,7 @@ public final class Signal<Value: Sendable, Error: Swift.Error>: Sendable {
         core.observe(observer)
     }
 
-    /// Starts delivering every later event to `action`; see ``observe(_:)-(Observer)``.
+    /// Starts delivering every later event to `action`; see `observe(_:)-(Observer)`.
     @discardableResult
     public func observe(_ action: @escaping @Sendable (Event) -> Void) -> any Disposable {
         core.observe(Observer(action))

@@ -79,7 +79,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
 
     /// Accepts the event `makeEvent` returns without delivering it yet.
     ///
-    /// If no delivery is running, the caller becomes the drainer and must call ``PendingDrain/run()``
+    /// If no delivery is running, the caller becomes the drainer and must call `PendingDrain.run()`
     /// on the returned drain, with no lock held; otherwise the event is queued for the running
     /// drainer and there is no drain to run. Staging several signals before running their drains lets
     /// a group of properties change together: an observer of any of them already reads every new value.
@@ -165,7 +165,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
 
     // MARK: Observing
 
-    /// Attaches `observer`; see ``Signal/observe(_:)-(Observer)``.
+    /// Attaches `observer`; see `Signal.observe(_:)-(Observer)`.
     ///
     /// - Parameters:
     ///   - observer: Receives the events.

@@ -18,7 +18,7 @@ extension SignalProducer {
     }
 
     /// A producer whose every run combines a run of this producer with a run of `other` through
-    /// `transform` (for two-input operators such as ``combineLatest(with:)``).
+    /// `transform` (for two-input operators such as `combineLatest(with:)`).
     ///
     /// - Returns: The lifted producer.
     public func lift<OtherValue: Sendable, NewValue: Sendable, NewError: Swift.Error>(

@@ -1,6 +1,6 @@
 /// A cold description of work that produces a signal each time it is started.
 ///
-/// Every ``start(_:)`` runs the work anew, with a fresh signal and a fresh ``Lifetime``. Disposing the
+/// Every `start(_:)` runs the work anew, with a fresh signal and a fresh ``Lifetime``. Disposing the
 /// disposable that `start` returns interrupts that run: the observer receives `interrupted` (unless the
 /// run already terminated) and the run's lifetime ends, which is where its resources are released.
 ///

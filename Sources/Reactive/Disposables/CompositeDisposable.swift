@@ -75,12 +75,12 @@ public final class CompositeDisposable: Disposable {
         }
     }
 
-    /// Adds `disposable` to `composite`; see ``add(_:)-(Disposable?)``.
+    /// Adds `disposable` to `composite`; see `add(_:)-(Disposable?)`.
     public static func += (composite: CompositeDisposable, disposable: (any Disposable)?) {
         composite.add(disposable)
     }
 
-    /// Adds a cleanup closure to `composite`; see ``add(_:)-(()->Void)``.
+    /// Adds a cleanup closure to `composite`; see `add(_:)-(()->Void)`.
     public static func += (composite: CompositeDisposable, action: @escaping @Sendable () -> Void) {
         composite.add(action)
     }

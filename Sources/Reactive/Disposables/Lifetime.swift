@@ -1,7 +1,7 @@
 /// The lifetime of an object or a unit of work: something that ends once and tells its observers.
 ///
 /// A producer's start closure receives the lifetime of its run: it ends when the run terminates or is
-/// interrupted, and that is where resources are released. ``make()`` makes a lifetime that ends when
+/// interrupted, and that is where resources are released. `make()` makes a lifetime that ends when
 /// its ``Token`` is released, which ties work to an owner:
 ///
 /// ```swift
@@ -37,12 +37,12 @@ public final class Lifetime: Sendable {
         ender.add(disposable)
     }
 
-    /// Disposes `disposable` when `lifetime` ends; see ``add(_:)``.
+    /// Disposes `disposable` when `lifetime` ends; see `add(_:)`.
     public static func += (lifetime: Lifetime, disposable: (any Disposable)?) {
         lifetime.add(disposable)
     }
 
-    /// Makes a lifetime that ends when the returned token is released (or ``Token/dispose()``d).
+    /// Makes a lifetime that ends when the returned token is released (or `Token.dispose()`d).
     public static func make() -> (lifetime: Lifetime, token: Token) {
         let ender = CompositeDisposable()
         return (Lifetime(ender: ender), Token(ender: ender))
@@ -55,7 +55,7 @@ public final class Lifetime: Sendable {
         return Lifetime(ender: ender)
     }
 
-    /// The owner's handle on a lifetime made by ``Lifetime/make()``: releasing it ends the lifetime.
+    /// The owner's handle on a lifetime made by `Lifetime.make()`: releasing it ends the lifetime.
     public final class Token: Sendable {
         private let ender: CompositeDisposable
 

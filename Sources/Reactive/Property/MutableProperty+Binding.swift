@@ -27,19 +27,19 @@ extension MutableProperty {
         bind(to: source.producer)
     }
 
-    /// Binds `property` to `source`; see ``bind(to:)-(Signal<Value,Never>)``.
+    /// Binds `property` to `source`; see `bind(to:)-(Signal<Value,Never>)`.
     @discardableResult
     public static func <~ (property: MutableProperty, source: Signal<Value, Never>) -> any Disposable {
         property.bind(to: source)
     }
 
-    /// Binds `property` to `source`; see ``bind(to:)-(SignalProducer<Value,Never>)``.
+    /// Binds `property` to `source`; see `bind(to:)-(SignalProducer<Value,Never>)`.
     @discardableResult
     public static func <~ (property: MutableProperty, source: SignalProducer<Value, Never>) -> any Disposable {
         property.bind(to: source)
     }
 
-    /// Binds `property` to `source`; see ``bind(to:)-(Property<Value>)``.
+    /// Binds `property` to `source`; see `bind(to:)-(Property<Value>)`.
     @discardableResult
     public static func <~ (property: MutableProperty, source: Property<Value>) -> any Disposable {
         property.bind(to: source)

@@ -1,6 +1,6 @@
 /// A thread-safe value that notifies its observers of every change.
 ///
-/// - `value` reads and writes are each atomic; ``modify(_:)`` is an atomic read-modify-write that
+/// - `value` reads and writes are each atomic; `modify(_:)` is an atomic read-modify-write that
 ///   notifies once. `property.value += 1` is a read then a write: two atomic steps, not one.
 /// - ``signal`` sends every change; ``producer`` sends the current value, then every change, with no
 ///   gap and no duplicate even while other threads write.

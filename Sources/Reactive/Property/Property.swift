@@ -1,8 +1,8 @@
 /// A read-only view of a value that changes over time.
 ///
 /// A `Property` is either a view of a ``MutableProperty`` (it shares its value and notifications), a
-/// constant, or derived from other properties (``map(_:)``, ``combineLatest(_:)``,
-/// ``skipRepeats(_:)``). A derived property's value always equals the derivation of its sources' values
+/// constant, or derived from other properties (`map(_:)`, `combineLatest(_:)`,
+/// `skipRepeats(_:)`). A derived property's value always equals the derivation of its sources' values
 /// once every notification has been delivered, and its observers never see a value older than one they
 /// have already seen. A property keeps the properties it derives from alive.
 ///
@@ -125,7 +125,7 @@ extension Property where Value: Equatable {
 }
 
 extension MutableProperty {
-    /// A read-only property holding `transform` of this property's value; see ``Property/map(_:)-(_)``.
+    /// A read-only property holding `transform` of this property's value; see `Property.map(_:)-(_)`.
     public func map<NewValue: Sendable>(
         _ transform: @escaping @Sendable (Value) -> NewValue
     ) -> Property<NewValue> {

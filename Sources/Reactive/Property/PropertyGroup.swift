@@ -1,6 +1,6 @@
 /// Read-only properties that one owner changes together, for libraries built on this package.
 ///
-/// The owner makes each property with ``makeProperty(_:)`` and keeps its ``GroupedProperty`` write
+/// The owner makes each property with `makeProperty(_:)` and keeps its ``GroupedProperty`` write
 /// handle. To change several at once, it stages each new value (stored at once, in order) and only
 /// then runs the returned notifications: an observer of one property already reads the new values of
 /// all the others. Observers may call back into the owner; the notifications of those calls queue
@@ -13,7 +13,7 @@ package enum PropertyGroup {
     }
 }
 
-/// The owner's write handle on a property made by ``PropertyGroup/makeProperty(_:)``.
+/// The owner's write handle on a property made by `PropertyGroup.makeProperty(_:)`.
 package struct GroupedProperty<Value: Sendable>: Sendable {
     let storage: PropertyStorage<Value>
 
@@ -33,7 +33,7 @@ package struct GroupedProperty<Value: Sendable>: Sendable {
     package var value: Value { storage.value }
 }
 
-/// A staged notification; see ``GroupedProperty/stage(_:)``.
+/// A staged notification; see `GroupedProperty.stage(_:)`.
 package struct SignalDrain: Sendable {
     private let run: @Sendable () -> Void
 

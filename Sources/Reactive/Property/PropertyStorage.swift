@@ -18,7 +18,7 @@ final class PropertyStorage<Value: Sendable>: @unchecked Sendable {
         core.state.withLock { _ in current }
     }
 
-    /// Stores `newValue` without notifying; call only inside a ``SignalCore/stage(_:)`` closure, which
+    /// Stores `newValue` without notifying; call only inside a `SignalCore.stage(_:)` closure, which
     /// holds the lock that guards the value.
     func store(_ newValue: Value) {
         current = newValue

@@ -38,7 +38,7 @@ extension PageSource {
 }
 
 extension PageSource where Key == Int {
-    /// Offset + total paging over an `async` backend; see ``offset(load:)-(SignalProducer)``.
+    /// Offset + total paging over an `async` backend; see `offset(load:)`.
     ///
     /// - Parameter load: Requests `size` items from `offset` for `query`; its task is cancelled when the
     ///   load is superseded.
@@ -51,7 +51,7 @@ extension PageSource where Key == Int {
         }
     }
 
-    /// Exhaustible paging over an `async` backend; see ``exhaustible(load:)-(SignalProducer)``.
+    /// Exhaustible paging over an `async` backend; see `exhaustible(load:)`.
     ///
     /// - Parameter load: Requests page `index` of `size` items for `query`.
     /// - Returns: The page source.
@@ -63,7 +63,7 @@ extension PageSource where Key == Int {
         }
     }
 
-    /// A single `async` load of every item; see ``singleLoad(load:)-(SignalProducer)``.
+    /// A single `async` load of every item; see `singleLoad(load:)`.
     ///
     /// - Parameter load: Loads every item for `query`.
     /// - Returns: The page source.
@@ -77,7 +77,7 @@ extension PageSource where Key == Int {
 }
 
 extension PageSource where Key == PageNumberKey {
-    /// Page-number paging over an `async` backend; see ``pageNumber(firstPage:load:)-(_,SignalProducer)``.
+    /// Page-number paging over an `async` backend; see `pageNumber(firstPage:load:)`.
     ///
     /// - Parameters:
     ///   - firstPage: The number of the first page.
@@ -94,7 +94,7 @@ extension PageSource where Key == PageNumberKey {
 }
 
 extension PageSource {
-    /// Cursor paging over an `async` backend; see ``cursor(load:)-(SignalProducer)``.
+    /// Cursor paging over an `async` backend; see `cursor(load:)`.
     ///
     /// - Parameter load: Requests `size` items after `cursor` for `query`.
     /// - Returns: The page source.

@@ -2,8 +2,8 @@ import Reactive
 
 /// Where pages come from: the first key, and how to load the page of a key.
 ///
-/// Build one with a page model (``offset(pageSize:load:)``, ``pageNumber(firstPage:load:)``,
-/// ``cursor(load:)``, ``exhaustible(load:)``, ``singleLoad(load:)``) or directly from a closure that
+/// Build one with a page model (`offset(pageSize:load:)`, `pageNumber(firstPage:load:)`,
+/// `cursor(load:)`, `exhaustible(load:)`, `singleLoad(load:)`) or directly from a closure that
 /// answers a ``PageRequest`` with a ``Page``.
 ///
 /// The load closure is called on the thread that asked for the page, with no lock held; its producer

@@ -1,6 +1,6 @@
 /// A server response of offset + total paging: one page of items and the total count.
 ///
-/// Conform your response type to use it with ``Stapler`` or ``PageSource/offset(load:)``:
+/// Conform your response type to use it with ``Stapler`` or `PageSource.offset(load:)`:
 ///
 /// ```swift
 /// struct UsersResponse: PaginatedResponse {
