@@ -32,8 +32,8 @@ public final class Paginator<
 >:
     Sendable
 {
-    let engine: PagingEngine<Item, Key, Query, Metadata, Failure>
-    private let prefetchDistance: Int
+    @usableFromInline let engine: PagingEngine<Item, Key, Query, Metadata, Failure>
+    @usableFromInline let prefetchDistance: Int
 
     /// Everything the paginator publishes, as one value.
     public let snapshot: Property<PagingSnapshot<Item, Metadata, Failure>>
@@ -122,7 +122,9 @@ public final class Paginator<
     /// load runs, or after the end.
     ///
     /// - Complexity: O(1) when it does nothing.
+    @inlinable
     public func loadNextPage() {
+        guard engine.gate.allowsLoadNext else { return }
         engine.send(.loadNext(retryingFailedPage: false))
     }
 
@@ -133,7 +135,9 @@ public final class Paginator<
     ///
     /// - Parameter index: The index of a row being displayed.
     /// - Complexity: O(1) when it does nothing.
+    @inlinable
     public func preload(index: Int) {
+        guard engine.gate.allowsPreload(index: index, distance: prefetchDistance) else { return }
         engine.send(.preload(index: index, distance: prefetchDistance))
     }
 

@@ -2,20 +2,26 @@
 ///
 /// Its storage is kept when it empties, so a signal that queues reentrant events now and then does
 /// not allocate again on every burst.
+@usableFromInline
 package struct FIFOQueue<Element> {
+    @inlinable
     package init() {}
 
-    private var storage: [Element] = []
-    private var head = 0
+    @usableFromInline var storage: [Element] = []
+    @usableFromInline var head = 0
 
+    @inlinable
     package var isEmpty: Bool { head == storage.count }
 
+    @inlinable
     package var count: Int { storage.count - head }
 
+    @inlinable
     package mutating func append(_ element: Element) {
         storage.append(element)
     }
 
+    @inlinable
     package mutating func popFirst() -> Element? {
         guard head < storage.count else { return nil }
         let element = storage[head]
@@ -30,6 +36,7 @@ package struct FIFOQueue<Element> {
         return element
     }
 
+    @inlinable
     package mutating func removeAll() {
         storage.removeAll()
         head = 0

@@ -4,23 +4,26 @@ extension Signal {
     /// Sending through an observer is thread safe. The input observer of a signal interrupts the
     /// signal when it is released, so a signal whose input nobody holds cannot stay open forever.
     public final class Observer: Sendable {
-        private let action: @Sendable (Event) -> Void
-        private let interruptsOnDeinit: Bool
+        @usableFromInline let action: @Sendable (Event) -> Void
+        @usableFromInline let interruptsOnDeinit: Bool
 
         /// Creates an observer that runs `action` for every event it is sent.
         ///
         /// - Parameter action: Called on the sending thread, one event at a time for a given signal.
+        @inlinable
         public init(_ action: @escaping @Sendable (Event) -> Void) {
             self.action = action
             self.interruptsOnDeinit = false
         }
 
+        @inlinable
         init(interruptingOnDeinit action: @escaping @Sendable (Event) -> Void) {
             self.action = action
             self.interruptsOnDeinit = true
         }
 
         /// Creates an observer from one closure per kind of event; omitted closures ignore theirs.
+        @inlinable
         public convenience init(
             value: (@Sendable (Value) -> Void)? = nil,
             failed: (@Sendable (Error) -> Void)? = nil,
@@ -39,28 +42,31 @@ extension Signal {
         }
 
         /// Sends `event`.
-        @inline(__always)
+        @inlinable
         public func send(_ event: Event) {
             action(event)
         }
 
         /// Sends a value.
-        @inline(__always)
+        @inlinable
         public func send(value: Value) {
             action(.value(value))
         }
 
         /// Sends a failure, which terminates the signal.
+        @inlinable
         public func send(error: Error) {
             action(.failed(error))
         }
 
         /// Completes the signal.
+        @inlinable
         public func sendCompleted() {
             action(.completed)
         }
 
         /// Interrupts the signal.
+        @inlinable
         public func sendInterrupted() {
             action(.interrupted)
         }

@@ -21,8 +21,9 @@
 /// input.sendCompleted()
 /// ```
 public final class Signal<Value: Sendable, Error: Swift.Error>: Sendable {
-    let core: SignalCore<Value, Error>
+    @usableFromInline let core: SignalCore<Value, Error>
 
+    @inlinable
     init(core: SignalCore<Value, Error>) {
         self.core = core
     }
@@ -34,6 +35,7 @@ public final class Signal<Value: Sendable, Error: Swift.Error>: Sendable {
     ///
     /// - Parameter generator: Sets up the work that feeds the signal. Keep the observer for as long as
     ///   events should flow: when it is released, the signal is interrupted.
+    @inlinable
     public convenience init(_ generator: (_ input: Observer, _ lifetime: Lifetime) -> Void) {
         let core = SignalCore<Value, Error>()
         self.init(core: core)
@@ -45,6 +47,7 @@ public final class Signal<Value: Sendable, Error: Swift.Error>: Sendable {
     ///
     /// - Parameter disposable: Disposed when the signal terminates.
     /// - Returns: The signal to observe and the observer to send into it.
+    @inlinable
     public static func pipe(disposable: (any Disposable)? = nil) -> (output: Signal, input: Observer) {
         let core = SignalCore<Value, Error>()
         core.lifetime.add(disposable)
@@ -60,12 +63,14 @@ public final class Signal<Value: Sendable, Error: Swift.Error>: Sendable {
     /// - Returns: A disposable that stops the delivery. Once its `dispose()` returns, no callout to
     ///   `observer` starts.
     /// - Complexity: O(1) amortised; disposing is O(observers).
+    @inlinable
     @discardableResult
     public func observe(_ observer: Observer) -> any Disposable {
         core.observe(observer)
     }
 
     /// Starts delivering every later event to `action`; see `observe(_:)-(Observer)`.
+    @inlinable
     @discardableResult
     public func observe(_ action: @escaping @Sendable (Event) -> Void) -> any Disposable {
         core.observe(Observer(action))
@@ -78,30 +83,35 @@ public final class Signal<Value: Sendable, Error: Swift.Error>: Sendable {
 
 extension Signal {
     /// Calls `action` with every value; failures, completion and interruption are ignored.
+    @inlinable
     @discardableResult
     public func observeValues(_ action: @escaping @Sendable (Value) -> Void) -> any Disposable {
         observe(Observer(value: action))
     }
 
     /// Calls `action` with the error if the signal fails.
+    @inlinable
     @discardableResult
     public func observeFailed(_ action: @escaping @Sendable (Error) -> Void) -> any Disposable {
         observe(Observer(failed: action))
     }
 
     /// Calls `action` when the signal completes.
+    @inlinable
     @discardableResult
     public func observeCompleted(_ action: @escaping @Sendable () -> Void) -> any Disposable {
         observe(Observer(completed: action))
     }
 
     /// Calls `action` when the signal is interrupted.
+    @inlinable
     @discardableResult
     public func observeInterrupted(_ action: @escaping @Sendable () -> Void) -> any Disposable {
         observe(Observer(interrupted: action))
     }
 
     /// Calls `action` with each value as `.success` and with the error as `.failure`.
+    @inlinable
     @discardableResult
     public func observeResult(_ action: @escaping @Sendable (Result<Value, Error>) -> Void) -> any Disposable {
         observe(Observer(value: { action(.success($0)) }, failed: { action(.failure($0)) }))

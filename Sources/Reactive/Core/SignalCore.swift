@@ -9,31 +9,40 @@
 /// sequence number it may receive, so an observer sees exactly the events accepted after it attached.
 /// Before each callout the drainer checks, under the lock, that the observer is still active: that is
 /// what makes "nothing after `dispose()` returns" hold.
+@usableFromInline
 final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable {
-    typealias Event = Signal<Value, Error>.Event
-    typealias Entry = ObserverEntry<Value, Error>
+    @usableFromInline typealias Event = Signal<Value, Error>.Event
+    @usableFromInline typealias Entry = ObserverEntry<Value, Error>
 
     // Guarded by `state`'s lock: every field of `State`, and `isActive` of every entry.
-    let state: LockedState<State>
+    @usableFromInline let state: LockedState<State>
 
     /// Ends when the signal terminates or tears down; the signal's resources hang from it.
-    let lifetime: Lifetime
+    @usableFromInline let lifetime: Lifetime
 
+    @inlinable
     init(hasOutput: Bool = true) {
         state = LockedState(State(hasOutput: hasOutput))
         lifetime = Lifetime(ender: CompositeDisposable())
     }
 
+    @usableFromInline
     struct State {
-        var observers: ContiguousArray<Entry> = []
-        var pending = FIFOQueue<Delivery>()
-        var isDelivering = false
+        @usableFromInline var observers: ContiguousArray<Entry> = []
+        @usableFromInline var pending = FIFOQueue<Delivery>()
+        @usableFromInline var isDelivering = false
         /// The sequence number of the last accepted event.
-        var sequence: UInt64 = 0
-        var status = Status.alive
-        var hasOutput: Bool
+        @usableFromInline var sequence: UInt64 = 0
+        @usableFromInline var status = Status.alive
+        @usableFromInline var hasOutput: Bool
+
+        @inlinable
+        init(hasOutput: Bool) {
+            self.hasOutput = hasOutput
+        }
 
         /// Moves to `terminated`, dropping observers and queued events.
+        @inlinable
         mutating func terminate(with event: Event) {
             status = .terminated(event)
             observers.removeAll()
@@ -41,6 +50,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
         }
     }
 
+    @usableFromInline
     enum Status {
         case alive
         /// A terminal event with this sequence number is queued or being delivered.
@@ -49,16 +59,24 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     }
 
     /// One event on its way: to every observer attached before it was accepted, or to one target.
-    struct Delivery {
-        var event: Event
-        var sequence: UInt64
-        var target: Entry?
+    @usableFromInline
+    struct Delivery: Sendable {
+        @usableFromInline var event: Event
+        @usableFromInline var sequence: UInt64
+        @usableFromInline var target: Entry?
+
+        @inlinable
+        init(event: Event, sequence: UInt64, target: Entry?) {
+            self.event = event
+            self.sequence = sequence
+            self.target = target
+        }
     }
 
     // MARK: Sending
 
     /// Accepts `event` and delivers it, or queues it if a delivery is running.
-    @inline(__always)
+    @inlinable
     func send(_ event: Event) {
         send { event }
     }
@@ -70,6 +88,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     /// event is then dropped.
     ///
     /// - Returns: Whether the event was accepted (the signal had not terminated).
+    @inlinable
     @discardableResult
     func send(whileLocked makeEvent: () throws -> Event?) rethrows -> Bool {
         let (accepted, drain) = try stage(makeEvent)
@@ -85,6 +104,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     /// a group of properties change together: an observer of any of them already reads every new value.
     ///
     /// - Returns: Whether an event was accepted, and the drain the caller must run, if any.
+    @inlinable
     func stage(_ makeEvent: () throws -> Event?) rethrows -> (accepted: Bool, drain: PendingDrain?) {
         try state.withLock { state -> (accepted: Bool, drain: PendingDrain?) in
             guard let event = try makeEvent() else { return (false, nil) }
@@ -104,14 +124,23 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     }
 
     /// A delivery that was staged and must now be run by the thread that staged it.
-    struct PendingDrain {
-        let core: SignalCore
-        let first: Delivery
-        let observers: ContiguousArray<Entry>
+    @usableFromInline
+    struct PendingDrain: Sendable {
+        @usableFromInline let core: SignalCore
+        @usableFromInline let first: Delivery
+        @usableFromInline let observers: ContiguousArray<Entry>
+
+        @inlinable
+        init(core: SignalCore, first: Delivery, observers: ContiguousArray<Entry>) {
+            self.core = core
+            self.first = first
+            self.observers = observers
+        }
 
         /// Delivers the staged event and everything queued behind it.
         ///
         /// Call it with no lock held.
+        @inlinable
         func run() {
             core.drain(from: first, observers: observers)
         }
@@ -120,7 +149,8 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     /// Delivers `first`, then every queued event, until the queue is empty.
     ///
     /// Only the thread that set `isDelivering` runs this, so deliveries never overlap.
-    fileprivate func drain(from first: Delivery, observers snapshot: ContiguousArray<Entry>) {
+    @inlinable
+    func drain(from first: Delivery, observers snapshot: ContiguousArray<Entry>) {
         var delivery = first
         var observers = snapshot
         var index = 0
@@ -172,6 +202,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     ///   - initialEvent: Runs under the lock; the event it returns is delivered to this observer
     ///     only, before any event accepted later (a property's current value).
     /// - Returns: The disposable that detaches the observer.
+    @inlinable
     func observe(_ observer: Signal<Value, Error>.Observer, initialEvent: () -> Event? = { nil }) -> any Disposable {
         var late: Event?
         var first: Delivery?
@@ -209,6 +240,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     }
 
     /// Detaches `entry`; tears the signal down if it was the last observer of an unreachable signal.
+    @inlinable
     func remove(_ entry: Entry) {
         let tearsDown = state.withLock { state -> Bool in
             guard entry.isActive else { return false }
@@ -227,6 +259,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
 
     /// Called when the ``Signal`` object is released: with no observer left, nothing can ever
     /// observe the signal again, so it tears down.
+    @inlinable
     func outputReleased() {
         let tearsDown = state.withLock { state -> Bool in
             state.hasOutput = false
@@ -240,6 +273,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     }
 
     /// Whether the signal has terminated or is delivering its terminal event.
+    @inlinable
     var hasTerminated: Bool {
         state.withLock { state in
             if case .alive = state.status { return false }
@@ -249,25 +283,30 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
 }
 
 /// One attachment of an observer to a signal, and the disposable that detaches it.
+@usableFromInline
 final class ObserverEntry<Value: Sendable, Error: Swift.Error>: Disposable, @unchecked Sendable {
-    let observer: Signal<Value, Error>.Observer
-    private weak let core: SignalCore<Value, Error>?
-    // Guarded by `core`'s lock.
-    var isActive = true
+    @usableFromInline let observer: Signal<Value, Error>.Observer
+    // Strong: a weak reference would move the core's reference counts to a side table and slow down
+    // every retain of it. The cycle core -> entry -> core lasts only while the entry is attached.
+    @usableFromInline let core: SignalCore<Value, Error>
+    // Guarded by `core`'s lock (so the dynamic exclusivity check is redundant).
+    @exclusivity(unchecked) @usableFromInline var isActive = true
     // Guarded by `core`'s lock; set once, when the entry is attached.
-    var firstSequence: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var firstSequence: UInt64 = 0
 
+    @inlinable
     init(observer: Signal<Value, Error>.Observer, core: SignalCore<Value, Error>) {
         self.observer = observer
         self.core = core
     }
 
+    @inlinable
     var isDisposed: Bool {
-        guard let core else { return true }
-        return core.state.withLock { _ in !isActive }
+        core.state.withLock { _ in !isActive }
     }
 
+    @inlinable
     func dispose() {
-        core?.remove(self)
+        core.remove(self)
     }
 }

@@ -1,5 +1,6 @@
 extension SignalProducer {
     /// A producer that sends `value`, then completes.
+    @inlinable
     public init(value: Value) {
         self.init { observer, _ in
             observer.send(value: value)
@@ -21,6 +22,7 @@ extension SignalProducer {
     }
 
     /// A producer that fails with `error` at once.
+    @inlinable
     public init(error: Error) {
         self.init { observer, _ in observer.send(error: error) }
     }

@@ -6,6 +6,7 @@ extension SignalProducer {
     ///
     /// - Parameter transform: Builds the downstream signal from the upstream one, once per run.
     /// - Returns: The lifted producer.
+    @inlinable
     public func lift<NewValue: Sendable, NewError: Swift.Error>(
         _ transform: @escaping @Sendable (Signal<Value, Error>) -> Signal<NewValue, NewError>
     ) -> SignalProducer<NewValue, NewError> {
@@ -21,6 +22,7 @@ extension SignalProducer {
     /// `transform` (for two-input operators such as `combineLatest(with:)`).
     ///
     /// - Returns: The lifted producer.
+    @inlinable
     public func lift<OtherValue: Sendable, NewValue: Sendable, NewError: Swift.Error>(
         with other: SignalProducer<OtherValue, Error>,
         _ transform: @escaping @Sendable (Signal<Value, Error>, Signal<OtherValue, Error>) -> Signal<NewValue, NewError>

@@ -14,7 +14,7 @@
 /// ```
 public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
     /// The work of one run.
-    let startHandler: @Sendable (Signal<Value, Error>.Observer, Lifetime) -> Void
+    @usableFromInline let startHandler: @Sendable (Signal<Value, Error>.Observer, Lifetime) -> Void
 
     /// Creates a producer whose every run calls `startHandler` with that run's input observer and
     /// lifetime.
@@ -33,6 +33,7 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
     /// callout), the work never runs and `observer` receives `interrupted`.
     ///
     /// - Returns: A disposable that interrupts the run.
+    @inlinable
     @discardableResult
     public func start(_ observer: Signal<Value, Error>.Observer) -> any Disposable {
         let core = SignalCore<Value, Error>(hasOutput: false)
@@ -46,42 +47,49 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
     }
 
     /// Starts a run whose events nobody observes (the work runs for its side effects).
+    @inlinable
     @discardableResult
     public func start() -> any Disposable {
         start(Signal<Value, Error>.Observer(value: nil))
     }
 
     /// Starts a run, calling `action` with each of its events.
+    @inlinable
     @discardableResult
     public func start(_ action: @escaping @Sendable (Signal<Value, Error>.Event) -> Void) -> any Disposable {
         start(Signal<Value, Error>.Observer(action))
     }
 
     /// Starts a run, calling `action` with each value.
+    @inlinable
     @discardableResult
     public func startWithValues(_ action: @escaping @Sendable (Value) -> Void) -> any Disposable {
         start(Signal<Value, Error>.Observer(value: action))
     }
 
     /// Starts a run, calling `action` with each value as `.success` and the error as `.failure`.
+    @inlinable
     @discardableResult
     public func startWithResult(_ action: @escaping @Sendable (Result<Value, Error>) -> Void) -> any Disposable {
         start(Signal<Value, Error>.Observer(value: { action(.success($0)) }, failed: { action(.failure($0)) }))
     }
 
     /// Starts a run, calling `action` if it fails.
+    @inlinable
     @discardableResult
     public func startWithFailed(_ action: @escaping @Sendable (Error) -> Void) -> any Disposable {
         start(Signal<Value, Error>.Observer(failed: action))
     }
 
     /// Starts a run, calling `action` when it completes.
+    @inlinable
     @discardableResult
     public func startWithCompleted(_ action: @escaping @Sendable () -> Void) -> any Disposable {
         start(Signal<Value, Error>.Observer(completed: action))
     }
 
     /// Starts a run, calling `action` if it is interrupted.
+    @inlinable
     @discardableResult
     public func startWithInterrupted(_ action: @escaping @Sendable () -> Void) -> any Disposable {
         start(Signal<Value, Error>.Observer(interrupted: action))
@@ -91,6 +99,7 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
     ///
     /// - Parameter setup: Receives the run's signal and the disposable that interrupts the run.
     /// - Returns: What `setup` returns.
+    @inlinable
     public func startWithSignal<Result>(
         _ setup: (_ signal: Signal<Value, Error>, _ interrupter: any Disposable) -> Result
     ) -> Result {
@@ -106,16 +115,20 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
 }
 
 /// The disposable of one producer run: disposing it interrupts the run.
+@usableFromInline
 final class RunDisposable<Value: Sendable, Error: Swift.Error>: Disposable {
-    private let input: Signal<Value, Error>.Observer
-    private let disposed = LockedState(false)
+    @usableFromInline let input: Signal<Value, Error>.Observer
+    @usableFromInline let disposed = LockedState(false)
 
+    @inlinable
     init(input: Signal<Value, Error>.Observer) {
         self.input = input
     }
 
+    @inlinable
     var isDisposed: Bool { disposed.withLock { $0 } }
 
+    @inlinable
     func dispose() {
         let first = disposed.withLock { disposed in
             defer { disposed = true }

@@ -14,8 +14,9 @@
 ///
 /// Ending is thread safe and happens exactly once; the end actions run outside every lock.
 public final class Lifetime: Sendable {
-    let ender: CompositeDisposable
+    @usableFromInline let ender: CompositeDisposable
 
+    @usableFromInline
     init(ender: CompositeDisposable) {
         self.ender = ender
     }

@@ -16,17 +16,19 @@
 /// stack instead of hanging, which turns any accidental reentrancy into a test failure.
 ///
 /// - Important: Never call user code inside `withLock`. Take a snapshot, unlock, then call out.
+@usableFromInline
 package struct LockedState<State>: @unchecked Sendable {
     // Guarded by the mutex stored in `storage`'s elements.
-    private let storage: LockStorage<State>
+    @usableFromInline let storage: LockStorage<State>
 
     /// Creates the lock with its initial state.
+    @inlinable
     package init(_ initial: State) {
         storage = LockStorage.make(initial)
     }
 
     /// Runs `body` with exclusive access to the state.
-    @inline(__always)
+    @inlinable
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try storage.withLock(body)
     }
@@ -34,13 +36,16 @@ package struct LockedState<State>: @unchecked Sendable {
 
 extension LockedState where State == Void {
     /// Creates a lock that guards no state of its own.
+    @inlinable
     package init() {
         self.init(())
     }
 }
 
 /// The heap storage of ``LockedState``: the state as the header, one mutex as the element.
+@usableFromInline
 package final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
+    @inlinable
     static func make(_ initial: State) -> LockStorage<State> {
         let buffer = Self.create(minimumCapacity: 1) { _ in initial }
         let storage = unsafeDowncast(buffer, to: LockStorage<State>.self)
@@ -57,7 +62,7 @@ package final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
         return storage
     }
 
-    @inline(__always)
+    @inlinable
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try withUnsafeMutablePointers { state, mutex in
             let locked = pthread_mutex_lock(mutex)

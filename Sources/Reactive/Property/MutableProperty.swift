@@ -16,7 +16,7 @@
 /// count.modify { $0 += 1 }                      // prints 2
 /// ```
 public final class MutableProperty<Value: Sendable>: Sendable {
-    let storage: PropertyStorage<Value>
+    @usableFromInline let storage: PropertyStorage<Value>
 
     /// The changes of the property, not including the value it had when observed.
     ///
@@ -37,6 +37,7 @@ public final class MutableProperty<Value: Sendable>: Sendable {
     /// The current value.
     ///
     /// Setting it stores the value and notifies every observer.
+    @inlinable
     public var value: Value {
         get { storage.value }
         set { storage.set(newValue) }
@@ -51,6 +52,7 @@ public final class MutableProperty<Value: Sendable>: Sendable {
     ///
     /// - Parameter body: Runs under the property's lock: it must not read or write this property.
     /// - Returns: What `body` returns.
+    @inlinable
     @discardableResult
     public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.modify(body)

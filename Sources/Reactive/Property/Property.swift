@@ -12,7 +12,7 @@
 /// label.value  // "1 items"
 /// ```
 public final class Property<Value: Sendable>: Sendable {
-    private let storage: PropertyStorage<Value>
+    @usableFromInline let storage: PropertyStorage<Value>
 
     /// The changes of the property, not including the value it had when observed.
     public let signal: Signal<Value, Never>
@@ -68,6 +68,7 @@ public final class Property<Value: Sendable>: Sendable {
     }
 
     /// The current value.
+    @inlinable
     public var value: Value {
         storage.value
     }

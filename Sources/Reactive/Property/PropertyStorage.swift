@@ -4,27 +4,32 @@
 /// event are one atomic step, and so are reading the current value and attaching an observer. That
 /// is what lets ``Property/producer`` send the current value and then every change with no gap and no
 /// duplicate, whatever threads write.
+@usableFromInline
 final class PropertyStorage<Value: Sendable>: @unchecked Sendable {
     // Guarded by `core`'s lock.
-    private var current: Value
-    let core: SignalCore<Value, Never>
+    @exclusivity(unchecked) @usableFromInline var current: Value
+    @usableFromInline let core: SignalCore<Value, Never>
 
+    @inlinable
     init(_ initial: Value) {
         current = initial
         core = SignalCore(hasOutput: true)
     }
 
+    @inlinable
     var value: Value {
         core.state.withLock { _ in current }
     }
 
     /// Stores `newValue` without notifying; call only inside a `SignalCore.stage(_:)` closure, which
     /// holds the lock that guards the value.
+    @inlinable
     func store(_ newValue: Value) {
         current = newValue
     }
 
     /// Stores `newValue` and notifies observers (after the lock is released).
+    @inlinable
     func set(_ newValue: Value) {
         core.send {
             current = newValue
@@ -35,6 +40,7 @@ final class PropertyStorage<Value: Sendable>: @unchecked Sendable {
     /// Runs `body` on the value atomically, then notifies observers once with the result.
     ///
     /// `body` runs under the lock: it must not touch this property.
+    @inlinable
     func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         var result: Result?
         try core.send {
@@ -45,6 +51,7 @@ final class PropertyStorage<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Stores `newValue` and notifies observers, unless `isEquivalent` says it equals the current value.
+    @inlinable
     func set(_ newValue: Value, unlessEquivalent isEquivalent: (Value, Value) -> Bool) {
         core.send {
             guard !isEquivalent(current, newValue) else { return nil }
@@ -56,6 +63,7 @@ final class PropertyStorage<Value: Sendable>: @unchecked Sendable {
     /// Lets `body` change the value atomically; notifies observers only if `body` returns `true`.
     ///
     /// - Returns: What `body` returned.
+    @inlinable
     @discardableResult
     func transition(_ body: (inout Value) -> Bool) -> Bool {
         var changed = false
@@ -67,11 +75,13 @@ final class PropertyStorage<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Attaches `observer` and sends it the current value first, atomically with the attachment.
+    @inlinable
     func observeCurrentAndChanges(_ observer: Signal<Value, Never>.Observer) -> any Disposable {
         core.observe(observer) { .value(current) }
     }
 
     /// Completes the change signal: the property is gone.
+    @inlinable
     func complete() {
         core.send(.completed)
     }

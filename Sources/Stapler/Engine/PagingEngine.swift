@@ -7,10 +7,11 @@ import Reactive
 /// order of the transitions that made them, through an outbox: each is staged into every published
 /// property before any observer is notified, so observers always read a consistent set of values, and
 /// calls that observers make back into the paginator queue their notifications behind the current ones.
+@usableFromInline
 final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>:
     @unchecked Sendable
 {
-    typealias Machine = PagingMachine<Item, Key, Query, Metadata, Failure>
+    @usableFromInline typealias Machine = PagingMachine<Item, Key, Query, Metadata, Failure>
     typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>
     typealias Waiter = @Sendable (FirstPageOutcome<Failure>) -> Void
 
@@ -24,6 +25,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     private let source: PageSource<Item, Key, Query, Metadata, Failure>
     private let identity: (@Sendable (Item) -> AnyHashable)?
     private let deliver: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+
+    /// What the no-op-able calls may skip without taking the lock.
+    @usableFromInline let gate = PagingGate()
 
     struct State {
         var machine: Machine
@@ -120,6 +124,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     // MARK: Inputs
 
     /// Handles `input` and runs its effects.
+    @usableFromInline
     func send(_ input: Machine.Input) {
         send(input, waiter: nil)
     }
@@ -145,6 +150,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                 state.waiters[generation, default: []].append(waiter)
             }
             guard !effects.isEmpty else { return generation }
+            gate.update(
+                canLoadNext: state.machine.canLoadNext, canRetryNext: state.machine.canRetryNext,
+                itemCount: state.machine.snapshot.items.count)
             if effects.publish || effects.laterPageError != nil {
                 let snapshot = state.machine.snapshot
                 let update = effects.itemsChange.map {

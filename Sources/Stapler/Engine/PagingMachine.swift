@@ -8,6 +8,7 @@
 /// A load is identified by a ticket; only the response of the load in flight is applied, so a response
 /// of a superseded load (after a refresh, a query change, a cancel or a retry) is dropped whenever and
 /// on whatever thread it arrives.
+@usableFromInline
 struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error> {
     typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>
     typealias Request = PageRequest<Key, Query>
@@ -44,6 +45,7 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     }
 
     /// What the machine is asked to do.
+    @usableFromInline
     enum Input {
         /// Start a new generation from the first page, with a new query or the current one.
         case refresh(query: Query?)
@@ -281,6 +283,18 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
             snapshot.showsNextPageIndicator = false
         }
         effects.publish = true
+    }
+
+    /// Whether a next-page load could start now (what ``PagingGate`` records).
+    var canLoadNext: Bool {
+        if case .data = snapshot.state { return !snapshot.isEndReached && inFlight == nil && nextKey != nil }
+        return false
+    }
+
+    /// Whether the failed later page could be requested again now.
+    var canRetryNext: Bool {
+        if case .errorLoadingMore = snapshot.state { return pendingKey != nil }
+        return false
     }
 
     private func checkInvariants() {

@@ -106,7 +106,9 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     /// safe to call many times. After a later page's error it requests that same page again.
     ///
     /// - Complexity: O(1) when it does nothing.
+    @inlinable
     public func loadNextPageIfNeeded() {
+        guard paginator.engine.gate.allowsLoadNextOrRetry else { return }
         paginator.engine.send(.loadNext(retryingFailedPage: true))
     }
 

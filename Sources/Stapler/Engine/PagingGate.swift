@@ -1,0 +1,105 @@
+import Reactive
+import Synchronization
+
+/// A one-word summary of what a no-op-able call could do, readable without the engine's lock.
+///
+/// `loadNextPage()`, `preload(index:)` and `loadNextPageIfNeeded()` are called far more often than they
+/// act (for every displayed row, on every scroll event). The engine stores, under its lock after every
+/// transition, whether a next-page load could start and how many items there are; the calls read it
+/// first and return at once when they cannot act. A call that passes the gate still goes through the
+/// state machine, which decides under the lock, so the gate only ever skips calls that would have been
+/// no-ops at the moment it was read.
+///
+/// Reading costs one atomic load where `Synchronization.Atomic` is available (Linux, and Apple systems
+/// from macOS 15 / iOS 18, through one dynamic call), and one lock round trip on older Apple systems,
+/// so the platform floor stays at macOS 13 / iOS 16. This is the one place the package uses
+/// `Synchronization`: the P2 and P3 benchmarks measured about 1.2 µs per call through the engine's lock
+/// and generic code, 13 ns through the gate with a dynamic call, and a few ns with the atomic inline.
+@usableFromInline
+final class PagingGate: Sendable {
+    #if canImport(Darwin)
+        @usableFromInline let storage: any GateStorage
+    #else
+        // Linux always has `Atomic`: keep the word inline, with no dynamic dispatch.
+        @usableFromInline let word = Atomic<Int>(0)
+    #endif
+
+    init() {
+        #if canImport(Darwin)
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+                storage = AtomicGateStorage()
+            } else {
+                storage = LockedGateStorage()
+            }
+        #endif
+    }
+
+    /// The packed word: the item count shifted left by 2, then "can retry next" and "can load next".
+    @inlinable
+    var current: Int {
+        #if canImport(Darwin)
+            storage.load()
+        #else
+            word.load(ordering: .acquiring)
+        #endif
+    }
+
+    /// Records the machine's state; call under the engine's lock after each transition.
+    func update(canLoadNext: Bool, canRetryNext: Bool, itemCount: Int) {
+        let flags = (canLoadNext ? 1 : 0) | (canRetryNext ? 2 : 0)
+        #if canImport(Darwin)
+            storage.store(itemCount << 2 | flags)
+        #else
+            word.store(itemCount << 2 | flags, ordering: .releasing)
+        #endif
+    }
+
+    /// Whether `loadNextPage()` could start a load.
+    @inlinable
+    var allowsLoadNext: Bool {
+        current & 1 != 0
+    }
+
+    /// Whether `loadNextPage()` could start a load, or request a failed page again.
+    @inlinable
+    var allowsLoadNextOrRetry: Bool {
+        current & 3 != 0
+    }
+
+    /// Whether `preload(index:)` could start a load for row `index` with `distance`.
+    @inlinable
+    func allowsPreload(index: Int, distance: Int) -> Bool {
+        let word = current
+        let count = word >> 2
+        return word & 1 != 0 && index >= 0 && index < count && index >= count - 1 - distance
+    }
+}
+
+#if canImport(Darwin)
+    @usableFromInline
+    protocol GateStorage: AnyObject, Sendable {
+        func load() -> Int
+        func store(_ word: Int)
+    }
+#endif
+
+#if canImport(Darwin) && canImport(Synchronization)
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    final class AtomicGateStorage: GateStorage {
+        private let word = Atomic<Int>(0)
+
+        func load() -> Int { word.load(ordering: .acquiring) }
+
+        func store(_ word: Int) { self.word.store(word, ordering: .releasing) }
+    }
+#endif
+
+#if canImport(Darwin)
+    final class LockedGateStorage: GateStorage {
+        private let word = LockedState(0)
+
+        func load() -> Int { word.withLock { $0 } }
+
+        func store(_ word: Int) { self.word.withLock { $0 = word } }
+    }
+#endif
