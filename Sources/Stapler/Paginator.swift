@@ -51,8 +51,12 @@ public final class Paginator<
     public let metadata: Property<Metadata?>
     /// Whether to show the "loading more" footer; see ``PagingSnapshot/showsNextPageIndicator``.
     public let showsNextPageIndicator: Property<Bool>
+    /// What a list screen shows now; see ``ListPresentation`` and ``ListPresenter``.
+    ///
+    /// It changes together with every other property, and only when the screen changes.
+    public let presentation: Property<ListPresentation<Failure>>
     /// Each change of the items with the snapshots before and after it.
-    public let updates: Signal<ItemsUpdate<Item>, Never>
+    public let updates: Signal<ItemsUpdate<Item, Metadata>, Never>
     /// The error of every later page that failed (first-page errors are in ``state``).
     public let errorsAfterFirstPage: Signal<PagingError<Failure>, Never>
 
@@ -94,6 +98,7 @@ public final class Paginator<
         isEndReached = engine.property({ $0.isEndReached }, skipping: ==)
         metadata = engine.property { $0.metadata }
         showsNextPageIndicator = engine.property({ $0.showsNextPageIndicator }, skipping: ==)
+        presentation = engine.property({ ListPresentation($0) }, skipping: { $0.hasSameShape(as: $1) })
         updates = engine.signal { $0.itemsUpdate }
         errorsAfterFirstPage = engine.signal { $0.laterPageError }
     }

@@ -41,7 +41,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     /// with it.
     struct Publication {
         let snapshot: Snapshot
-        let itemsUpdate: ItemsUpdate<Item>?
+        let itemsUpdate: ItemsUpdate<Item, Metadata>?
         let laterPageError: PagingError<Failure>?
     }
 
@@ -156,7 +156,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             if effects.publish || effects.laterPageError != nil {
                 let snapshot = state.machine.snapshot
                 let update = effects.itemsChange.map {
-                    ItemsUpdate(previous: $0.previous, items: snapshot.items, change: $0.change)
+                    ItemsUpdate(
+                        previous: $0.previous, items: snapshot.items, change: $0.change, metadata: snapshot.metadata)
                 }
                 let publication = Publication(
                     snapshot: snapshot, itemsUpdate: update, laterPageError: effects.laterPageError)

@@ -26,6 +26,14 @@ public struct PagedItems<Item: Sendable>: RandomAccessCollection, Sendable {
         count = 0
     }
 
+    /// A snapshot holding `items` as one page (for previews, tests and placeholders).
+    ///
+    /// - Parameter items: The items, in order.
+    /// - Complexity: O(`items.count`).
+    public init<Items: Sequence>(_ items: Items) where Items.Element == Item {
+        self = PagedItems().appending(ContiguousArray(items))
+    }
+
     init(chain: PageChain<Item>, pageCount: Int, count: Int) {
         self.chain = chain
         self.pageCount = pageCount
@@ -127,6 +135,15 @@ extension PagedItems: Equatable where Item: Equatable {
     /// Whether both snapshots hold equal items in the same order.
     public static func == (lhs: PagedItems, rhs: PagedItems) -> Bool {
         lhs.count == rhs.count && lhs.elementsEqual(rhs)
+    }
+}
+
+extension PagedItems: ExpressibleByArrayLiteral {
+    /// A snapshot holding the literal's items as one page.
+    ///
+    /// - Parameter elements: The items, in order.
+    public init(arrayLiteral elements: Item...) {
+        self.init(elements)
     }
 }
 

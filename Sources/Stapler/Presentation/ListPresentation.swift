@@ -1,0 +1,180 @@
+/// What a list screen shows for a paginator's state: a pure function of its snapshot.
+///
+/// The mapping is the one the seed systems converge on (LeadKit's placeholders, TIPagination's UI
+/// delegate, Pageable's loading row):
+///
+/// | state | no items | items loaded |
+/// |---|---|---|
+/// | `uninitialized` | ``idle`` | (impossible) |
+/// | `refreshing` | ``loading`` | ``content(_:)``, refreshing, no footer |
+/// | `errorRefreshing` | ``failed(_:)`` | ``content(_:)`` with the refresh error as a notice, no footer |
+/// | `noData` | ``empty`` | (impossible) |
+/// | `data` | ``content(_:)`` | ``content(_:)``, footer ``ListFooter/loadingMore`` while pages are left, ``ListFooter/end`` after the last |
+/// | `loadingMore` | (impossible) | ``content(_:)``, footer ``ListFooter/loadingMore`` |
+/// | `errorLoadingMore` | (impossible) | ``content(_:)``, footer ``ListFooter/retry(_:)`` |
+///
+/// A later page's error never shows the full-screen error: it is the retry footer under the content.
+/// A failed refresh shows the full-screen error only when there are no items to keep showing.
+///
+/// ```swift
+/// paginator.presentation.producer.startWithValues { screen in
+///     switch screen {
+///     case .idle, .content: hideBackground()
+///     case .loading: showSpinner()
+///     case .empty: showEmptyPlaceholder()
+///     case .failed(let error): showErrorPlaceholder(error)
+///     }
+/// }
+/// ```
+public enum ListPresentation<Failure: Error>: Sendable {
+    /// Nothing was requested yet: show nothing.
+    case idle
+    /// The first page is loading and there are no items: show the initial loading indicator.
+    case loading
+    /// The first page came back empty: show the empty placeholder.
+    case empty
+    /// The first page failed and there are no items: show the error placeholder.
+    case failed(PagingError<Failure>)
+    /// Show the rows, with the footer and notices described by the content.
+    case content(ListContent<Failure>)
+
+    /// What a list screen shows for `snapshot`.
+    ///
+    /// - Parameter snapshot: A paginator's snapshot.
+    /// - Complexity: O(1).
+    public init<Item, Metadata>(_ snapshot: PagingSnapshot<Item, Metadata, Failure>) {
+        let count = snapshot.items.count
+        switch snapshot.state {
+        case .uninitialized where count == 0:
+            self = .idle
+        case .refreshing where count == 0:
+            self = .loading
+        case .errorRefreshing(let error) where count == 0:
+            self = .failed(error)
+        case .noData where count == 0:
+            self = .empty
+        case .refreshing:
+            self = .content(ListContent(itemCount: count, footer: .none, isRefreshing: true))
+        case .errorRefreshing(let error):
+            self = .content(ListContent(itemCount: count, footer: .none, refreshError: error))
+        case .loadingMore:
+            self = .content(ListContent(itemCount: count, footer: .loadingMore, isLoadingMore: true))
+        case .errorLoadingMore(let error):
+            self = .content(ListContent(itemCount: count, footer: .retry(error)))
+        case .data, .uninitialized, .noData:
+            self = .content(ListContent(itemCount: count, footer: snapshot.isEndReached ? .end : .loadingMore))
+        }
+    }
+
+    /// The rows to show, counting the loading row of a ``ListFooter/loadingMore`` footer (0 for every
+    /// full-screen presentation); see ``ListContent/visibleRowCount``.
+    public var visibleRowCount: Int {
+        if case .content(let content) = self { return content.visibleRowCount }
+        return 0
+    }
+
+    /// Whether this and `other` show the same screen, errors compared by whether they are present.
+    ///
+    /// A paginator reaches an error only through a loading state, so two consecutive presentations
+    /// that differ only in their error payload never occur; this lets the paginator skip repeated
+    /// presentations without requiring `Failure` to be `Equatable`.
+    func hasSameShape(as other: ListPresentation) -> Bool {
+        switch (self, other) {
+        case (.idle, .idle), (.loading, .loading), (.empty, .empty): true
+        case (.content(let lhs), .content(let rhs)): lhs.hasSameShape(as: rhs)
+        default: false
+        }
+    }
+}
+
+extension ListPresentation: Equatable where Failure: Equatable {}
+
+/// The rows of a list screen and what surrounds them.
+public struct ListContent<Failure: Error>: Sendable {
+    /// The number of loaded items, one row each.
+    public var itemCount: Int
+    /// What the list shows after its last row.
+    public var footer: ListFooter<Failure>
+    /// Whether a refresh runs while the old rows stay visible (drive a pull-to-refresh spinner).
+    public var isRefreshing: Bool
+    /// Whether a later page is loading right now (``footer`` is ``ListFooter/loadingMore`` also while
+    /// pages are merely left to load).
+    public var isLoadingMore: Bool
+    /// The error of a refresh that failed while rows stay visible: show it as a notice over the rows.
+    public var refreshError: PagingError<Failure>?
+
+    /// Creates the description of a list's rows.
+    ///
+    /// - Parameters:
+    ///   - itemCount: The number of loaded items.
+    ///   - footer: What follows the last row.
+    ///   - isRefreshing: Whether a refresh runs over the rows.
+    ///   - isLoadingMore: Whether a later page is loading.
+    ///   - refreshError: The error of a failed refresh, if the rows stayed.
+    public init(
+        itemCount: Int, footer: ListFooter<Failure>, isRefreshing: Bool = false, isLoadingMore: Bool = false,
+        refreshError: PagingError<Failure>? = nil
+    ) {
+        self.itemCount = itemCount
+        self.footer = footer
+        self.isRefreshing = isRefreshing
+        self.isLoadingMore = isLoadingMore
+        self.refreshError = refreshError
+    }
+
+    /// The number of rows to show: the items, plus one loading row while the footer is
+    /// ``ListFooter/loadingMore`` (Pageable's `visibleRow()`).
+    ///
+    /// Displaying the loading row is a natural place to call `Paginator.preload(index:)`.
+    public var visibleRowCount: Int {
+        if case .loadingMore = footer { return itemCount + 1 }
+        return itemCount
+    }
+
+    /// What row `index` of a list with ``visibleRowCount`` rows shows.
+    ///
+    /// - Parameter index: A row index in `0..<visibleRowCount`; others are `nil` (a stale index from a
+    ///   table that has not reloaded yet never traps).
+    /// - Returns: The item row or the loading row at `index`.
+    public func row(at index: Int) -> ListRow? {
+        guard index >= 0, index < visibleRowCount else { return nil }
+        return index < itemCount ? .item(index) : .loading
+    }
+
+    func hasSameShape(as other: ListContent) -> Bool {
+        itemCount == other.itemCount && isRefreshing == other.isRefreshing && isLoadingMore == other.isLoadingMore
+            && (refreshError == nil) == (other.refreshError == nil) && footer.hasSameShape(as: other.footer)
+    }
+}
+
+extension ListContent: Equatable where Failure: Equatable {}
+
+/// What a list shows after its last row.
+public enum ListFooter<Failure: Error>: Sendable {
+    /// Nothing (a refresh is replacing the rows).
+    case none
+    /// A loading indicator: a later page is loading, or pages are left and the next display of the
+    /// last rows will load one.
+    case loadingMore
+    /// A retry button: the later page in this error failed, and `Paginator.retry()` requests it again.
+    case retry(PagingError<Failure>)
+    /// The end of the list: every page was loaded.
+    case end
+
+    func hasSameShape(as other: ListFooter) -> Bool {
+        switch (self, other) {
+        case (.none, .none), (.loadingMore, .loadingMore), (.end, .end), (.retry, .retry): true
+        default: false
+        }
+    }
+}
+
+extension ListFooter: Equatable where Failure: Equatable {}
+
+/// One row of a list screen: an item, or the loading row that follows the items while pages are left.
+public enum ListRow: Sendable, Equatable {
+    /// The item at this index of the paginator's items.
+    case item(Int)
+    /// The loading row after the last item.
+    case loading
+}

@@ -1,0 +1,207 @@
+/// Turns a ``ListPresentation`` into the host's views: placeholders, indicators and footers.
+///
+/// The presenter is generic over the host's view type, so UIKit (`UIView`), SwiftUI (`AnyView`) and a
+/// terminal (`String`) all render the same presentation. A conformer implements three primitives
+/// (``message(_:)``, ``activityIndicator()`` and ``retryButton(title:retry:)``); every placeholder and
+/// indicator has a default built from them, and each can be replaced on its own (LeadKit's pagination
+/// delegate, TIPagination's default UI delegate):
+///
+/// ```swift
+/// struct TablePresenter: ListPresenter {
+///     func message(_ text: String) -> UIView { PlaceholderLabel(text) }
+///     func activityIndicator() -> UIView { UIActivityIndicatorView(style: .medium) }
+///     func retryButton(title: String, retry: @escaping @Sendable () -> Void) -> UIView {
+///         RetryButton(title: title, action: retry)
+///     }
+///     // Handle session expiry with an alert instead of the error placeholder.
+///     func handlesInitialError(_ error: PagingError<APIError>) -> Bool {
+///         guard error.sourceError == .sessionExpired else { return false }
+///         showLoginAlert()
+///         return true
+///     }
+/// }
+/// ```
+///
+/// ``render(_:retry:)`` is pure apart from the calls it makes to the presenter, and it is called on
+/// whatever thread the host calls it from: call it where the host may touch its views (for example
+/// in an observer delivered on the main queue).
+public protocol ListPresenter<View, Failure> {
+    /// The host's view type.
+    associatedtype View
+    /// The source's error type.
+    associatedtype Failure: Error
+
+    /// A view that shows `text` (the base of every default placeholder and notice).
+    ///
+    /// - Parameter text: The message to show.
+    /// - Returns: The message view.
+    func message(_ text: String) -> View
+
+    /// A view that shows activity (the base of the default loading indicators).
+    ///
+    /// - Returns: The indicator view.
+    func activityIndicator() -> View
+
+    /// A button titled `title` that calls `retry` when pressed (the base of the default retry footer).
+    ///
+    /// - Parameters:
+    ///   - title: The button's title.
+    ///   - retry: Requests the failed page again.
+    /// - Returns: The button view.
+    func retryButton(title: String, retry: @escaping @Sendable () -> Void) -> View
+
+    /// The indicator shown in place of the rows while the first page loads; defaults to
+    /// ``activityIndicator()``.
+    ///
+    /// - Returns: The indicator view.
+    func initialLoadingIndicator() -> View
+
+    /// The placeholder shown when the first page came back empty; defaults to a ``message(_:)``.
+    ///
+    /// - Returns: The placeholder view.
+    func emptyPlaceholder() -> View
+
+    /// The placeholder shown when the first page failed and there are no rows; defaults to a
+    /// ``message(_:)`` describing `error`.
+    ///
+    /// Never used for a later page's error, which is the retry footer under the rows.
+    ///
+    /// - Parameter error: Why the first page failed.
+    /// - Returns: The placeholder view.
+    func errorPlaceholder(for error: PagingError<Failure>) -> View
+
+    /// Lets the host handle a first-page error itself; returning `true` suppresses the error placeholder.
+    ///
+    /// Called for each first-page error that would show the placeholder (LeadKit's
+    /// `customInitialLoadingErrorHandling`); defaults to `false`.
+    ///
+    /// - Parameter error: Why the first page failed.
+    /// - Returns: Whether the host handled the error.
+    func handlesInitialError(_ error: PagingError<Failure>) -> Bool
+
+    /// The footer shown while a later page loads or pages are left; defaults to ``activityIndicator()``.
+    ///
+    /// - Returns: The footer view.
+    func loadingMoreIndicator() -> View
+
+    /// The footer shown after a later page failed; defaults to a ``retryButton(title:retry:)``.
+    ///
+    /// - Parameters:
+    ///   - error: Why the later page failed.
+    ///   - retry: Requests the failed page again.
+    /// - Returns: The footer view.
+    func retryFooter(for error: PagingError<Failure>, retry: @escaping @Sendable () -> Void) -> View
+
+    /// The footer shown after the last page, if any; defaults to none.
+    ///
+    /// - Returns: The footer view, or `nil` for no footer.
+    func endFooter() -> View?
+
+    /// The notice shown over the rows when a refresh failed but the rows stay; defaults to a
+    /// ``message(_:)`` describing `error`.
+    ///
+    /// - Parameter error: Why the refresh failed.
+    /// - Returns: The notice view, or `nil` for none.
+    func refreshFailedNotice(for error: PagingError<Failure>) -> View?
+}
+
+extension ListPresenter {
+    /// Shows ``activityIndicator()``.
+    public func initialLoadingIndicator() -> View { activityIndicator() }
+
+    /// Shows "Nothing here yet".
+    public func emptyPlaceholder() -> View { message("Nothing here yet") }
+
+    /// Shows "Could not load: " and the error.
+    public func errorPlaceholder(for error: PagingError<Failure>) -> View { message("Could not load: \(error)") }
+
+    /// Handles nothing: the placeholder shows.
+    public func handlesInitialError(_ error: PagingError<Failure>) -> Bool { false }
+
+    /// Shows ``activityIndicator()``.
+    public func loadingMoreIndicator() -> View { activityIndicator() }
+
+    /// Shows a "Retry" button.
+    public func retryFooter(for error: PagingError<Failure>, retry: @escaping @Sendable () -> Void) -> View {
+        retryButton(title: "Retry", retry: retry)
+    }
+
+    /// Shows no footer at the end.
+    public func endFooter() -> View? { nil }
+
+    /// Shows "Could not refresh: " and the error.
+    public func refreshFailedNotice(for error: PagingError<Failure>) -> View? {
+        message("Could not refresh: \(error)")
+    }
+
+    /// The views for `presentation`.
+    ///
+    /// A first-page error that ``handlesInitialError(_:)`` handles shows no placeholder; a later page's
+    /// error is always the retry footer, never a placeholder.
+    ///
+    /// - Parameters:
+    ///   - presentation: What the screen shows, usually `paginator.presentation.value`.
+    ///   - retry: What the retry footer's button does, usually `{ paginator.retry() }`.
+    /// - Returns: The background, footer and notice views to install.
+    public func render(
+        _ presentation: ListPresentation<Failure>, retry: @escaping @Sendable () -> Void
+    ) -> RenderedList<View> {
+        switch presentation {
+        case .idle:
+            return RenderedList()
+        case .loading:
+            return RenderedList(background: initialLoadingIndicator())
+        case .empty:
+            return RenderedList(background: emptyPlaceholder())
+        case .failed(let error):
+            return RenderedList(background: handlesInitialError(error) ? nil : errorPlaceholder(for: error))
+        case .content(let content):
+            let footer: View? =
+                switch content.footer {
+                case .none: nil
+                case .loadingMore: loadingMoreIndicator()
+                case .retry(let error): retryFooter(for: error, retry: retry)
+                case .end: endFooter()
+                }
+            return RenderedList(
+                rowCount: content.itemCount, footer: footer, notice: content.refreshError.flatMap(refreshFailedNotice),
+                isRefreshing: content.isRefreshing)
+        }
+    }
+}
+
+/// The views a ``ListPresenter`` made for one ``ListPresentation``.
+public struct RenderedList<View> {
+    /// The number of item rows to show.
+    public var rowCount: Int
+    /// The view shown in place of the rows (initial indicator or placeholder), if any.
+    public var background: View?
+    /// The view shown after the last row, if any.
+    public var footer: View?
+    /// A notice shown over the rows (a failed refresh), if any.
+    public var notice: View?
+    /// Whether a refresh runs over the rows.
+    public var isRefreshing: Bool
+
+    /// Creates a rendering.
+    ///
+    /// - Parameters:
+    ///   - rowCount: The number of item rows.
+    ///   - background: The view in place of the rows.
+    ///   - footer: The view after the last row.
+    ///   - notice: A notice over the rows.
+    ///   - isRefreshing: Whether a refresh runs over the rows.
+    public init(
+        rowCount: Int = 0, background: View? = nil, footer: View? = nil, notice: View? = nil, isRefreshing: Bool = false
+    ) {
+        self.rowCount = rowCount
+        self.background = background
+        self.footer = footer
+        self.notice = notice
+        self.isRefreshing = isRefreshing
+    }
+}
+
+extension RenderedList: Sendable where View: Sendable {}
+
+extension RenderedList: Equatable where View: Equatable {}

@@ -1,0 +1,191 @@
+import Reactive
+import Stapler
+import TestSupport
+import Testing
+
+/// The pure mapping from a snapshot to what a list screen shows, and the presenter that renders it.
+@Suite("Presentation")
+struct PresentationTests {
+    typealias Snapshot = PagingSnapshot<Int, Void, ServerError>
+    typealias Screen = ListPresentation<ServerError>
+
+    static func snapshot(_ state: PagingState<ServerError>, items: Int, end: Bool = false) -> Snapshot {
+        var snapshot = Snapshot.initial
+        snapshot.state = state
+        snapshot.items = PagedItems(0..<items)
+        snapshot.isEndReached = end
+        return snapshot
+    }
+
+    static let failure = PagingError<ServerError>.source(.unavailable)
+
+    /// Every state with and without items, and the screen it must show.
+    static let table: [(PagingState<ServerError>, Int, Bool, Screen)] = [
+        (.uninitialized, 0, false, .idle),
+        (.refreshing, 0, false, .loading),
+        (.refreshing, 5, false, .content(ListContent(itemCount: 5, footer: .none, isRefreshing: true))),
+        (.errorRefreshing(failure), 0, false, .failed(failure)),
+        (
+            .errorRefreshing(failure), 5, false,
+            .content(ListContent(itemCount: 5, footer: .none, refreshError: failure))
+        ),
+        (.noData, 0, true, .empty),
+        (.data, 5, false, .content(ListContent(itemCount: 5, footer: .loadingMore))),
+        (.data, 5, true, .content(ListContent(itemCount: 5, footer: .end))),
+        (.loadingMore, 5, false, .content(ListContent(itemCount: 5, footer: .loadingMore, isLoadingMore: true))),
+        (.errorLoadingMore(failure), 5, false, .content(ListContent(itemCount: 5, footer: .retry(failure)))),
+    ]
+
+    @Test("every state maps to the screen of the table in ListPresentation's documentation", arguments: 0..<10)
+    func mapping(row: Int) {
+        let (state, items, end, expected) = Self.table[row]
+        #expect(Screen(Self.snapshot(state, items: items, end: end)) == expected)
+    }
+
+    @Test("P9: a later page's error is a retry footer under the rows, never the full-screen error")
+    func P9_laterErrorIsAFooter() {
+        let server = OffsetServer()
+        let stapler = makeStapler(server: server)
+        let screens = stapler.paginator.presentation.recordValues()
+        stapler.refreshAction.apply().start()
+        server.last?.succeed(page(0, 10, total: 30))
+        stapler.paginator.loadNextPage()
+        server.last?.fail(.timeout)
+        let failure = PagingError<ServerError>.source(.timeout)
+        #expect(
+            screens.value == [
+                .idle, .loading, .content(ListContent(itemCount: 10, footer: .loadingMore)),
+                .content(ListContent(itemCount: 10, footer: .loadingMore, isLoadingMore: true)),
+                .content(ListContent(itemCount: 10, footer: .retry(failure))),
+            ])
+        let rendered = TextListPresenter<ServerError>().render(stapler.paginator.presentation.value) {}
+        #expect(rendered == RenderedList(rowCount: 10, footer: "[Retry]"))
+    }
+
+    @Test("a refresh that fails over loaded rows keeps them with a notice; with no rows it is the error placeholder")
+    func failedRefresh() {
+        let server = OffsetServer()
+        let stapler = makeStapler(server: server)
+        stapler.refreshAction.apply().start()
+        server.last?.fail(.unavailable)
+        let presenter = TextListPresenter<ServerError>()
+        #expect(
+            presenter.render(stapler.paginator.presentation.value) {}
+                == RenderedList(background: "Could not load: source error: unavailable"))
+        stapler.refreshAction.apply().start()
+        server.last?.succeed(page(0, 10, total: 30))
+        stapler.refreshAction.apply().start()
+        #expect(
+            presenter.render(stapler.paginator.presentation.value) {} == RenderedList(rowCount: 10, isRefreshing: true))
+        server.last?.fail(.timeout)
+        #expect(
+            presenter.render(stapler.paginator.presentation.value) {}
+                == RenderedList(rowCount: 10, notice: "Could not refresh: source error: timeout"))
+        #expect(Array(stapler.items.value) == Array(0..<10))
+    }
+
+    @Test("the presentation changes only when the screen does")
+    func skipsRepeats() {
+        let server = OffsetServer()
+        let paginator = Paginator(
+            source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: 10)
+        let screens = paginator.presentation.recordValues()
+        let snapshots = paginator.snapshot.recordValues()
+        paginator.refresh()
+        paginator.refresh()
+        paginator.refresh()
+        #expect(snapshots.value.count == 4, "each refresh publishes a snapshot of a new generation")
+        #expect(screens.value == [.idle, .loading], "but the screen stays the loading indicator")
+        server.last?.succeed(page(0, 10, total: 30))
+        paginator.loadNextPage()
+        server.last?.succeed(page(10, 10, total: 30))
+        #expect(
+            screens.value == [
+                .idle, .loading, .content(ListContent(itemCount: 10, footer: .loadingMore)),
+                .content(ListContent(itemCount: 10, footer: .loadingMore, isLoadingMore: true)),
+                .content(ListContent(itemCount: 20, footer: .loadingMore)),
+            ])
+    }
+
+    @Test("the visible row count includes the loading row while pages are left, and rows resolve by index")
+    func visibleRows() {
+        let more = ListContent<ServerError>(itemCount: 3, footer: .loadingMore)
+        #expect(more.visibleRowCount == 4)
+        #expect((-1...4).map(more.row(at:)) == [nil, .item(0), .item(1), .item(2), .loading, nil])
+        let end = ListContent<ServerError>(itemCount: 3, footer: .end)
+        #expect(end.visibleRowCount == 3)
+        #expect(end.row(at: 3) == nil)
+        #expect(ListContent<ServerError>(itemCount: 3, footer: .retry(Self.failure)).visibleRowCount == 3)
+        #expect(Screen.loading.visibleRowCount == 0)
+        #expect(Screen.content(more).visibleRowCount == 4)
+    }
+
+    @Test("the presenter's defaults build every placeholder and indicator from its three primitives")
+    func presenterDefaults() {
+        let presenter = TextListPresenter<ServerError>()
+        #expect(presenter.render(.idle) {} == RenderedList())
+        #expect(presenter.render(.loading) {} == RenderedList(background: "Loading…"))
+        #expect(presenter.render(.empty) {} == RenderedList(background: "Nothing here yet"))
+        #expect(
+            presenter.render(.content(ListContent(itemCount: 2, footer: .loadingMore))) {}
+                == RenderedList(rowCount: 2, footer: "Loading…"))
+        #expect(presenter.render(.content(ListContent(itemCount: 2, footer: .end))) {} == RenderedList(rowCount: 2))
+    }
+
+    @Test(
+        "a host that handles an initial error itself suppresses the placeholder; a later error still shows the footer")
+    func customInitialErrorHandling() {
+        let handled = Locked<[PagingError<ServerError>]>([])
+        let retries = Locked(0)
+        let presenter = RecordingPresenter(handles: { $0.sourceError == .unavailable }, handled: handled)
+        let unavailable = PagingError<ServerError>.source(.unavailable)
+        let timeout = PagingError<ServerError>.source(.timeout)
+        #expect(presenter.render(.failed(unavailable)) { retries.increment(by: 1) } == RenderedList())
+        #expect(
+            presenter.render(.failed(timeout)) {}
+                == RenderedList(background: .placeholder("Could not load: source error: timeout")))
+        #expect(handled.value == [unavailable, timeout])
+        let rendered = presenter.render(.content(ListContent(itemCount: 4, footer: .retry(unavailable)))) {
+            retries.increment(by: 1)
+        }
+        #expect(rendered.background == nil)
+        guard case .button(let title, let retry) = rendered.footer else {
+            Issue.record("expected a retry button, got \(String(describing: rendered.footer))")
+            return
+        }
+        #expect(title == "Retry")
+        retry()
+        #expect(retries.value == 1)
+        #expect(handled.value.count == 2, "a later page's error never reaches the initial-error hook")
+    }
+}
+
+/// A presenter over a small view enum that records the errors offered to its hook.
+private struct RecordingPresenter: ListPresenter {
+    enum View: Equatable {
+        case placeholder(String)
+        case spinner
+        case button(String, @Sendable () -> Void)
+
+        static func == (lhs: View, rhs: View) -> Bool {
+            switch (lhs, rhs) {
+            case (.placeholder(let a), .placeholder(let b)): a == b
+            case (.spinner, .spinner): true
+            case (.button(let a, _), .button(let b, _)): a == b
+            default: false
+            }
+        }
+    }
+
+    let handles: @Sendable (PagingError<ServerError>) -> Bool
+    let handled: Locked<[PagingError<ServerError>]>
+
+    func message(_ text: String) -> View { .placeholder(text) }
+    func activityIndicator() -> View { .spinner }
+    func retryButton(title: String, retry: @escaping @Sendable () -> Void) -> View { .button(title, retry) }
+
+    func handlesInitialError(_ error: PagingError<ServerError>) -> Bool {
+        handled.append(error)
+        return handles(error)
+    }
+}
