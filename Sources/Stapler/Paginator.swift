@@ -154,10 +154,12 @@ public final class Paginator<
         engine.send(.retry)
     }
 
-    /// Disposes the load in flight, if any, without an error.
+    /// Disposes the load in flight, if any, without an error (Pageable's `cancelAllRequests()`).
     ///
-    /// A cancelled later page leaves `data` (``loadNextPage()`` asks for it again); a cancelled
-    /// first page returns to the state before the refresh.
+    /// A cancelled later page returns to `data`, and ``loadNextPage()`` asks for it again. A cancelled
+    /// refresh undoes the refresh: the paginator returns to the state it left (`uninitialized`, `noData`
+    /// or `errorRefreshing`), and a list that had data returns to `data` with the query, the next key and
+    /// the end it had, so paging it goes on where it stood. Nothing in flight is ever applied afterwards.
     public func cancel() {
         engine.send(.cancel(generation: nil))
     }

@@ -32,6 +32,19 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     private var lastTicket: UInt64 = 0
     /// What `cancel()` during a refresh goes back to.
     private var beforeRefresh: PagingState<Failure> = .uninitialized
+    /// Where the list stood when a refresh left it, so `cancel()` can resume paging it.
+    private var positionBeforeRefresh: Position?
+
+    /// The paging position of a list with data: what a refresh resets and a cancelled refresh restores.
+    struct Position {
+        let query: Query
+        let nextKey: Key?
+        let pendingKey: Key?
+        let usedKeys: Set<Key>
+        let loadedIdentities: Set<AnyHashable>
+        let secondPageRequested: Bool
+        let isEndReached: Bool
+    }
 
     struct Load {
         let ticket: UInt64
@@ -146,8 +159,16 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
             }
             inFlight = nil
         }
-        if case .refreshing = snapshot.state {
-        } else {
+        switch snapshot.state {
+        case .refreshing:
+            break
+        case .data, .loadingMore, .errorLoadingMore:
+            beforeRefresh = snapshot.state
+            positionBeforeRefresh = Position(
+                query: query, nextKey: nextKey, pendingKey: pendingKey, usedKeys: usedKeys,
+                loadedIdentities: loadedIdentities, secondPageRequested: secondPageRequested,
+                isEndReached: snapshot.isEndReached)
+        default:
             beforeRefresh = snapshot.state
         }
         if let newQuery { query = newQuery }
@@ -169,20 +190,30 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         case .refreshing:
             effects.firstPageOutcomes.append((snapshot.generation, .cancelled))
             switch beforeRefresh {
-            case .uninitialized: move(to: .uninitialized, &effects)
-            case .noData: move(to: .noData, &effects)
-            case .errorRefreshing(let error) where snapshot.items.isEmpty: move(to: .errorRefreshing(error), &effects)
+            case .data, .loadingMore, .errorLoadingMore:
+                // The list had data: resume paging it where it stood, with its query. A load it had in
+                // flight was disposed by the refresh, so it returns as `data` and asks for that page again.
+                restore(positionBeforeRefresh)
+                move(to: .data, &effects)
             default:
-                // The displayed items stay; they belong to an earlier generation whose paging state
-                // was reset by the refresh, so the list is treated as complete until the next refresh.
-                snapshot.isEndReached = true
-                move(to: snapshot.items.isEmpty ? .noData : .data, &effects)
+                move(to: beforeRefresh, &effects)
             }
         case .loadingMore:
             move(to: .data, &effects)
         default:
             break
         }
+    }
+
+    private mutating func restore(_ position: Position?) {
+        guard let position else { return }
+        query = position.query
+        nextKey = position.nextKey
+        pendingKey = position.pendingKey
+        usedKeys = position.usedKeys
+        loadedIdentities = position.loadedIdentities
+        secondPageRequested = position.secondPageRequested
+        snapshot.isEndReached = position.isEndReached
     }
 
     private mutating func startLoad(_ key: Key, moving state: PagingState<Failure>, _ effects: inout Effects) {
@@ -228,6 +259,7 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         }
         if isFirst {
             loadedIdentities = []
+            positionBeforeRefresh = nil
         }
         let kept = keep(page.items, identities: identities)
         let previous = snapshot.items

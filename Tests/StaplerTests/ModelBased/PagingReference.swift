@@ -14,6 +14,8 @@ struct PagingReference {
     var isEndReached = false
     var failedKey = 0
     var beforeRefresh = "uninitialized"
+    /// Where a list with data stood when a refresh left it: a cancelled refresh resumes from there.
+    var positionBeforeRefresh: (query: Int, nextOffset: Int, isEndReached: Bool)?
     /// The request the paginator waits for: its index among all requests, its key, and whether it is a
     /// first page.
     var pending: (index: Int, key: Int, first: Bool)?
@@ -36,6 +38,9 @@ struct PagingReference {
 
     mutating func refresh(query newQuery: Int?, requestCount: Int) {
         if state != "refreshing" { beforeRefresh = state }
+        if ["data", "loadingMore", "errorLoadingMore"].contains(state) {
+            positionBeforeRefresh = (query, nextOffset, isEndReached)
+        }
         if let newQuery { query = newQuery }
         start(key: 0, first: true, requestCount: requestCount)
     }
@@ -66,11 +71,13 @@ struct PagingReference {
             return
         }
         switch beforeRefresh {
-        case "uninitialized", "noData": state = beforeRefresh
-        case "errorRefreshing" where items.isEmpty: state = "errorRefreshing"
+        case "data", "loadingMore", "errorLoadingMore":
+            if let position = positionBeforeRefresh {
+                (query, nextOffset, isEndReached) = position
+            }
+            state = "data"
         default:
-            isEndReached = true
-            state = items.isEmpty ? "noData" : "data"
+            state = beforeRefresh
         }
     }
 
