@@ -104,6 +104,24 @@ struct ObserveOnTests {
         expectNoPendingWork(scheduler)
     }
 
+    @Test("accepts a scheduler held as an existential, as a configuration setting would hold it")
+    func existentialScheduler() {
+        withTestScheduler { testScheduler in
+            let scheduler: any Scheduler = testScheduler
+            let (signal, input) = Signal<Int, Never>.pipe()
+            let recorder = signal.observe(on: scheduler).record()
+            let producerRecorder = SignalProducer<Int, Never>(value: 2).observe(on: scheduler).record().0
+            input.send(value: 1)
+            #expect(recorder.events == [])
+            testScheduler.advance()
+            #expect(recorder.events == [.value(1)])
+            #expect(producerRecorder.events == [.value(2), .completed])
+            input.sendCompleted()
+            testScheduler.advance()
+            #expect(recorder.events == [.value(1), .completed])
+        }
+    }
+
     @Test("with the immediate scheduler, events arrive at once on the sending thread, reentrant sends FIFO")
     func immediateScheduler() {
         let (signal, input) = Signal<Int, Never>.pipe()

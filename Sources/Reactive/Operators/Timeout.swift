@@ -29,7 +29,7 @@ extension Signal {
 
 extension Signal where Error == Never {
     /// A signal that fails with `error`, on `scheduler`, unless this one (which cannot fail) terminates
-    /// within `interval`; see ``Signal/timeout(after:raising:on:)``.
+    /// within `interval`; see ``Signal/timeout(after:raising:on:)->Signal<Value,Error>``.
     ///
     /// - Parameters:
     ///   - interval: How long to wait for termination; it must not be negative.
@@ -57,7 +57,7 @@ extension Signal where Error == Never {
 
 extension SignalProducer {
     /// A producer whose runs fail with `error`, on `scheduler`, unless they terminate within `interval`
-    /// of their start; see ``Signal/timeout(after:raising:on:)``.
+    /// of their start; see ``Signal/timeout(after:raising:on:)->Signal<Value,Error>``.
     ///
     /// - Parameters:
     ///   - interval: How long to wait for termination; it must not be negative.
@@ -76,7 +76,7 @@ extension SignalProducer {
 
 extension SignalProducer where Error == Never {
     /// A producer whose runs (which cannot fail) fail with `error`, on `scheduler`, unless they terminate
-    /// within `interval` of their start; see ``Signal/timeout(after:raising:on:)``.
+    /// within `interval` of their start; see ``Signal/timeout(after:raising:on:)->Signal<Value,Error>``.
     ///
     /// - Parameters:
     ///   - interval: How long to wait for termination; it must not be negative.

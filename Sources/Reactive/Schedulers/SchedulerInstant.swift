@@ -11,7 +11,7 @@
 /// ```
 public struct SchedulerInstant: InstantProtocol, Sendable {
     /// The time elapsed from the clock's origin to this instant.
-    public var sinceOrigin: Duration
+    public let sinceOrigin: Duration
 
     /// Creates the instant `sinceOrigin` after the clock's origin.
     ///
