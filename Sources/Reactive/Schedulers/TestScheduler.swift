@@ -55,7 +55,7 @@ public final class TestScheduler: TimeScheduler {
             var high = queue.count
             while low < high {
                 let middle = (low + high) / 2
-                if queue[middle].due <= work.due {
+                if (queue[middle].due, queue[middle].sequence) < (work.due, work.sequence) {
                     low = middle + 1
                 } else {
                     high = middle
