@@ -8,7 +8,7 @@ import Dispatch
 /// ```swift
 /// let background = QueueScheduler(label: "org.example.parsing", qos: .utility)
 /// signal.observe(on: background).observeValues { parse($0) }
-/// paginator.items.signal.observe(on: .main).observeValues { render($0) }
+/// counter.signal.observe(on: .main).observeValues { label.text = "\($0)" }
 /// ```
 public final class QueueScheduler: TimeScheduler {
     /// The serial queue the actions run on.
