@@ -72,12 +72,18 @@ public final class Paginator<
     ///     `prefetchDistance`); defaults to `pageSize / 2`.
     ///   - deduplication: When given, an item already loaded is dropped from later pages (and repeats
     ///     within a page); the next key still counts what the server sent. See ``Deduplication``.
+    ///   - scheduler: When given, every notification is delivered on it, in order, and every property
+    ///     takes its new value there, together with its notification: with `QueueScheduler.main`, a UI
+    ///     reads and hears every change on the main queue and never sees a value ahead of its
+    ///     notification. Methods may still be called from any thread. By default notifications run on
+    ///     the thread that caused them (the caller's, or the thread a response arrived on).
     public init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int,
         query: Query,
         prefetchDistance: Int? = nil,
-        deduplication: Deduplication<Item>? = nil
+        deduplication: Deduplication<Item>? = nil,
+        deliveringOn scheduler: (any Scheduler)? = nil
     ) {
         guard pageSize >= 1 else {
             fatalError("Paginator: pageSize must be at least 1, got \(pageSize)")
@@ -88,7 +94,8 @@ public final class Paginator<
         }
         self.prefetchDistance = distance
         let engine = PagingEngine(
-            source: source, pageSize: pageSize, query: query, identity: deduplication?.identify, deliver: nil)
+            source: source, pageSize: pageSize, query: query, identity: deduplication?.identify,
+            deliveryScheduler: scheduler)
         self.engine = engine
         snapshot = engine.property { $0 }
         state = engine.property({ $0.state }, skipping: { $0.name == $1.name && $0.error == nil && $1.error == nil })
@@ -173,14 +180,16 @@ extension Paginator where Query == Void {
     ///   - pageSize: How many items to ask for per page; at least 1.
     ///   - prefetchDistance: How close to the end ``preload(index:)`` starts the next page.
     ///   - deduplication: Drops items already loaded when given.
+    ///   - scheduler: Delivers every notification on it when given.
     public convenience init(
         source: PageSource<Item, Key, Void, Metadata, Failure>,
         pageSize: Int,
         prefetchDistance: Int? = nil,
-        deduplication: Deduplication<Item>? = nil
+        deduplication: Deduplication<Item>? = nil,
+        deliveringOn scheduler: (any Scheduler)? = nil
     ) {
         self.init(
             source: source, pageSize: pageSize, query: (), prefetchDistance: prefetchDistance,
-            deduplication: deduplication)
+            deduplication: deduplication, deliveringOn: scheduler)
     }
 }

@@ -24,7 +24,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
     private let source: PageSource<Item, Key, Query, Metadata, Failure>
     private let identity: (@Sendable (Item) -> AnyHashable)?
-    private let deliver: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+    private let deliveryScheduler: (any Scheduler)?
 
     /// What the no-op-able calls may skip without taking the lock.
     @usableFromInline let gate = PagingGate()
@@ -52,18 +52,18 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     ///   - pageSize: The page size of every request.
     ///   - query: The query of the first generation.
     ///   - identity: Deduplicates items by this identity when given.
-    ///   - deliver: When set, notifications are handed to it (a scheduler hop) instead of running on
-    ///     the calling thread; it must run the closures it is given in order.
+    ///   - deliveryScheduler: When set, publications and first-page outcomes run on it, in order,
+    ///     instead of on the thread that caused them.
     init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int,
         query: Query,
         identity: (@Sendable (Item) -> AnyHashable)?,
-        deliver: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+        deliveryScheduler: (any Scheduler)?
     ) {
         self.source = source
         self.identity = identity
-        self.deliver = deliver
+        self.deliveryScheduler = deliveryScheduler
         state = LockedState(State(machine: Machine(firstKey: source.firstKey, pageSize: pageSize, query: query)))
     }
 
@@ -180,16 +180,16 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             return generation
         }
         if published {
-            if let deliver {
-                deliver { [self] in flush() }
+            if let deliveryScheduler {
+                deliveryScheduler.schedule { [self] in flush() }
             } else {
                 flush()
             }
         }
         cancelled?.dispose()
         for (waiter, outcome) in outcomes {
-            if let deliver {
-                deliver { waiter(outcome) }
+            if let deliveryScheduler {
+                deliveryScheduler.schedule { waiter(outcome) }
             } else {
                 waiter(outcome)
             }
@@ -200,18 +200,26 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         return generation
     }
 
-    /// Stages every publication in the outbox, in order, then notifies.
+    /// Publishes every publication in the outbox, in order, one at a time: each is staged into every
+    /// property, then its notifications run, before the next is staged.
+    ///
+    /// So an observer notified of a publication reads exactly that publication's values, unless a call
+    /// made since (from an observer, or from another thread while this one delivers) has already staged
+    /// a newer one; on a serial delivery scheduler, where every flush runs, that only happens through the
+    /// observers' own calls.
     private func flush() {
-        let drains = outbox.withLock { queue -> [SignalDrain] in
-            var drains: [SignalDrain] = []
-            while let publication = queue.popFirst() {
+        while true {
+            let drains = outbox.withLock { queue -> [SignalDrain]? in
+                guard let publication = queue.popFirst() else { return nil }
+                var drains: [SignalDrain] = []
                 for stage in stagers {
                     if let drain = stage(publication) { drains.append(drain) }
                 }
+                return drains
             }
-            return drains
+            guard let drains else { return }
+            for drain in drains { drain() }
         }
-        for drain in drains { drain() }
     }
 
     /// The observer of the load with `ticket`: it turns the load's events into machine inputs.
