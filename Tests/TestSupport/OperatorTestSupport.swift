@@ -166,7 +166,9 @@ public func producerLeakReport<Output: Sendable, OutputError: Error>(
         for run in second.runs { run.observer.send(value: 2) }
         switch ending {
         case .completed:
-            for run in first.runs + second.runs { run.observer.sendCompleted() }
+            // Completing the first upstream may start the second (concat, then), so list its runs after.
+            for run in first.runs { run.observer.sendCompleted() }
+            for run in second.runs { run.observer.sendCompleted() }
         case .failed:
             first.runs.first?.observer.send(error: .boom)
         case .interrupted:

@@ -86,6 +86,36 @@ extension Signal where Error == Never {
     }
 }
 
+extension Signal where Error == Never {
+    /// A signal of the values of the inner producers this signal sends, when neither can fail; see
+    /// `flatten(_:)`.
+    ///
+    /// - Parameter strategy: How the inner producers run.
+    /// - Returns: The flattened signal.
+    public func flatten<Inner: Sendable>(
+        _ strategy: FlattenStrategy
+    ) -> Signal<Inner, Never> where Value == SignalProducer<Inner, Never> {
+        flatMap(strategy) { $0 }
+    }
+
+    /// A signal of the values of the producers `transform` makes from this signal's values, when neither
+    /// can fail; see `flatMap(_:_:)`.
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner producers run.
+    ///   - transform: Makes the inner producer of a value.
+    /// - Returns: The flattened signal.
+    public func flatMap<Inner: Sendable>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping @Sendable (Value) -> SignalProducer<Inner, Never>
+    ) -> Signal<Inner, Never> {
+        Signal<Inner, Never>.makeOperator { input, lifetime in
+            let outer = Flattener.outerObserver(strategy: strategy, input: input, lifetime: lifetime)
+            lifetime += observe { event in outer.send(event.map(transform)) }
+        }
+    }
+}
+
 extension SignalProducer {
     /// A producer whose runs run the inner producers this producer's run sends, according to `strategy`;
     /// see `Signal.flatten(_:)`.
@@ -138,6 +168,33 @@ extension SignalProducer where Error == Never {
         _ strategy: FlattenStrategy,
         _ transform: @escaping @Sendable (Value) -> SignalProducer<Inner, InnerError>
     ) -> SignalProducer<Inner, InnerError> {
+        lift { $0.flatMap(strategy, transform) }
+    }
+}
+
+extension SignalProducer where Error == Never {
+    /// A producer whose runs run the inner producers this producer sends, when neither can fail; see
+    /// `Signal.flatten(_:)`.
+    ///
+    /// - Parameter strategy: How the inner producers run.
+    /// - Returns: The flattened producer.
+    public func flatten<Inner: Sendable>(
+        _ strategy: FlattenStrategy
+    ) -> SignalProducer<Inner, Never> where Value == SignalProducer<Inner, Never> {
+        lift { $0.flatten(strategy) }
+    }
+
+    /// A producer whose runs run the producers `transform` makes from this producer's values, when neither
+    /// can fail; see `Signal.flatMap(_:_:)`.
+    ///
+    /// - Parameters:
+    ///   - strategy: How the inner producers run.
+    ///   - transform: Makes the inner producer of a value.
+    /// - Returns: The flattened producer.
+    public func flatMap<Inner: Sendable>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping @Sendable (Value) -> SignalProducer<Inner, Never>
+    ) -> SignalProducer<Inner, Never> {
         lift { $0.flatMap(strategy, transform) }
     }
 }
