@@ -23,10 +23,14 @@ public enum FlattenStrategy: Sendable, Hashable {
 extension Signal {
     /// A signal of the values of the inner producers this signal sends, run according to `strategy`.
     ///
-    /// The outer signal's events are handled on the thread that delivers them; inner runs start on that
-    /// thread (or, when a run finishes on another thread and lets a queued one start, on that one). Inner
-    /// runs that start and finish at once are started in a loop, not recursively, so a long queue of
-    /// synchronous producers does not grow the stack. See ``FlattenStrategy`` for when the result ends.
+    /// The outer signal's events are handled on the thread that delivers them, and inner runs start on
+    /// that thread, with two exceptions under `merge`, `concat` and `concurrent(limit:)`: a run that
+    /// finishes on another thread and lets a queued producer start, starts it there; and a producer that
+    /// arrives while another thread is starting inner runs is started by that thread, in order (as a
+    /// signal's delivery is drained). Inner runs that start and finish at once are started in a loop, not
+    /// recursively, so a long queue of synchronous producers does not grow the stack. Unlike ReactiveSwift,
+    /// an observer may send into the outer signal or an inner one while it is being notified. See
+    /// ``FlattenStrategy`` for when the result ends.
     ///
     /// - Parameter strategy: How the inner producers run.
     /// - Returns: The flattened signal.
