@@ -95,7 +95,8 @@ final class HTTPClient: Sendable {
             throw fail(.status(http.statusCode), after: took, body: data)
         }
         log.write(
-            .http, "response", "\(http.statusCode) \(Self.reason(for: http.statusCode)) in \(Log.milliseconds(took)), \(data.count) bytes")
+            .http, "response",
+            "\(http.statusCode) \(Self.reason(for: http.statusCode)) in \(Log.milliseconds(took)), \(data.count) bytes")
         var headers: [String: String] = [:]
         for case (let name as String, let value as String) in http.allHeaderFields {
             headers[name] = value
@@ -127,7 +128,8 @@ final class HTTPClient: Sendable {
         case .status(let code):
             var detail = "\(code) \(Self.reason(for: code))" + (took.map { " in \(Log.milliseconds($0))" } ?? "")
             if let body, !body.isEmpty {
-                detail += ": " + String(decoding: body.prefix(100), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
+                detail +=
+                    ": " + String(decoding: body.prefix(100), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
             }
             log.write(.http, "response", detail)
         case .timedOut, .malformed:

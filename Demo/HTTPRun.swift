@@ -103,7 +103,8 @@ struct HTTPSession {
         }
 
         // Every snapshot, in order; an action that does something publishes one at once.
-        let (snapshots, continuation) = AsyncStream.makeStream(of: Paginator<RemoteItem, Key, Void, Metadata, HTTPFailure>.Snapshot.self)
+        let (snapshots, continuation) = AsyncStream.makeStream(
+            of: Paginator<RemoteItem, Key, Void, Metadata, HTTPFailure>.Snapshot.self)
         let published = LockedState(0)
         let observation = paginator.snapshot.signal.observeValues { snapshot in
             published.withLock { $0 += 1 }
@@ -161,7 +162,8 @@ struct HTTPSession {
         let counts = client.counts
         let failures =
             counts.failures.isEmpty
-            ? "none" : counts.failures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            ? "none"
+            : counts.failures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         log.plain(
             """
 

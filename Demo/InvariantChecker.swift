@@ -71,7 +71,8 @@ final class InvariantChecker<Item: ListItem, Query: Sendable, Failure: Error>: S
 
     // MARK: Checks (under the lock: pure, they only return messages)
 
-    private func check<Metadata>(_ snapshot: PagingSnapshot<Item, Metadata, Failure>, _ state: inout State) -> [String] {
+    private func check<Metadata>(_ snapshot: PagingSnapshot<Item, Metadata, Failure>, _ state: inout State) -> [String]
+    {
         state.checks += 1
         var broken: [String] = []
         if !state.state.canMove(to: snapshot.state) {

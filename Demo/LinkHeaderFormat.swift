@@ -19,8 +19,10 @@ enum LinkHeaderFormat {
         }
     }
 
-    /// The URLs of a `Link` header by relation: `<a>; rel="next", <b>; rel="last"` gives
-    /// `["next": "a", "last": "b"]`. A `rel` may name several relations (`rel="next last"`).
+    /// The URLs of a `Link` header, by relation.
+    ///
+    /// `<a>; rel="next", <b>; rel="last"` gives `["next": "a", "last": "b"]`; a `rel` may name several
+    /// relations (`rel="next last"`).
     static func links(in header: String) -> [String: String] {
         var result: [String: String] = [:]
         var rest = Substring(header)

@@ -85,7 +85,7 @@ final class Log: Sendable {
 
     /// `duration` as seconds with milliseconds, like `12.034s`.
     static func format(_ duration: Duration) -> String {
-        let milliseconds = max(0, Int(duration / .milliseconds(1)))
+        let milliseconds = max(0, Int((duration / .milliseconds(1)).rounded()))
         let fraction = String(milliseconds % 1000)
         return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction + "s"
     }

@@ -36,9 +36,10 @@ enum PaginatorLogger {
         case .reloaded:
             return "reloaded 0..<\(update.items.count): \(update.items.idSummary)"
         case .appended(let range):
-            return "appended \(range): \(update.items[range].idSummary), \(update.items.count) in all"
+            return "appended \(range) of \(update.items.count): \(update.items[range].idSummary)"
         case .cleared:
-            return "cleared: \(update.previous.count) removed, the list is empty"
+            return update.previous.isEmpty
+                ? "cleared: the list is empty" : "cleared: \(update.previous.count) removed, the list is empty"
         }
     }
 

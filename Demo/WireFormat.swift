@@ -37,9 +37,10 @@ enum WireFormat: String, CaseIterable, Sendable {
         if json is [Any] { return .linkHeader }
         guard let object = json as? [String: Any], object["results"] is [Any] else { return nil }
         let links = ["next", "previous"].compactMap { object[$0] as? String }.compactMap { URL(string: $0) }
-        let parameters = Set((links + [response.url]).flatMap { url in
-            URLComponents(url: url, resolvingAgainstBaseURL: true)?.queryItems?.map(\.name) ?? []
-        })
+        let parameters = Set(
+            (links + [response.url]).flatMap { url in
+                URLComponents(url: url, resolvingAgainstBaseURL: true)?.queryItems?.map(\.name) ?? []
+            })
         if parameters.contains("cursor") { return .cursor }
         guard object["count"] is Int else { return .cursor }
         if parameters.contains("offset") || parameters.contains("limit") { return .limitOffset }

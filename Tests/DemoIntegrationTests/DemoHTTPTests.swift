@@ -83,7 +83,8 @@ struct DemoHTTPTests {
             server.stop()
             return server.port
         }()
-        let run = try await DemoProcess.run(["--url", "http://127.0.0.1:\(port)/items", "--retries", "1"] + Self.timeout)
+        let run = try await DemoProcess.run(
+            ["--url", "http://127.0.0.1:\(port)/items", "--retries", "1"] + Self.timeout)
         #expect(run.status == 3)
         #expect(run.standardOutput.contains("transport error"))
     }

@@ -12,7 +12,7 @@ struct DemoSimulationTests {
         for expected in [
             "refresh()               opens the list",
             "paginator  items                   reloaded 0..<10: ids 1…10",
-            "paginator  items                   appended 10..<20: ids 11…20, 20 in all",
+            "paginator  items                   appended 10..<20 of 20: ids 11…20",
             "loadingMore → errorLoadingMore(source error: 503 Service Unavailable)",
             "errorsAfterFirstPage    source error: 503 Service Unavailable",
             "retry()                 taps Retry",
@@ -39,7 +39,9 @@ struct DemoSimulationTests {
 
     @Test("a high failure rate ends with every item after retries", arguments: [UInt64(1), 7, 2024])
     func highFailureRate(seed: UInt64) async throws {
-        let run = try await DemoProcess.run(["--speed", "0", "--failure-rate", "0.5", "--seed", "\(seed)", "--retries", "30"])
+        let run = try await DemoProcess.run([
+            "--speed", "0", "--failure-rate", "0.5", "--seed", "\(seed)", "--retries", "30",
+        ])
         #expect(run.status == 0, "\(run.standardOutput)")
         #expect(run.standardOutput.contains("the end reached"))
         #expect(run.standardOutput.contains("invariants   all held"))
