@@ -29,7 +29,7 @@ let package = Package(
         .testTarget(name: "StaplerTests", dependencies: ["Stapler", "TestSupport"]),
         // Runs the built Demo binary against Tests/Fixtures/paging_server.py; depending on the Demo
         // target makes `swift test` build it first.
-        .testTarget(name: "DemoIntegrationTests", dependencies: ["Demo"]),
+        .testTarget(name: "DemoIntegrationTests", dependencies: ["Demo", "Stapler", "Reactive"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -115,11 +115,14 @@ struct HTTPSession {
             continuation.finish()
         }
 
-        /// Runs `action`, and reports whether the paginator published anything (it always should).
+        /// Runs `action` and reports whether the paginator published anything, as it always should:
+        /// when it does not, no snapshot would ever come to wake the loop below.
         func act(_ action: () -> Void) -> Bool {
             let before = published.withLock { $0 }
             action()
-            return published.withLock { $0 } != before
+            guard published.withLock({ $0 }) == before else { return true }
+            log.write(.demo, "stuck", "the paginator ignored the call in state \(paginator.snapshot.value.state.name)")
+            return false
         }
 
         var retries = 0
@@ -127,13 +130,9 @@ struct HTTPSession {
         var gaveUp = false
         log.write(.user, "refresh()", "opens the list")
         checker.willRefresh()
-        var moved = act { paginator.refresh() }
-        loop: for await snapshot in snapshots {
-            guard moved else {
-                log.write(.demo, "stuck", "the paginator ignored the last call in state \(snapshot.state.name)")
-                gaveUp = true
-                break
-            }
+        gaveUp = !act { paginator.refresh() }
+        var iterator = snapshots.makeAsyncIterator()
+        loop: while !gaveUp, let snapshot = await iterator.next() {
             switch snapshot.state {
             case .uninitialized, .refreshing, .loadingMore:
                 continue
@@ -147,13 +146,19 @@ struct HTTPSession {
                 retries += 1
                 await Self.pause(beforeRetry: failuresInARow)
                 log.write(.user, "retry()", "presses retry (\(failuresInARow) of at most \(options.retries))")
-                moved = act { paginator.retry() }
+                if !act({ paginator.retry() }) {
+                    gaveUp = true
+                    break loop
+                }
             case .data, .noData:
                 failuresInARow = 0
                 if snapshot.isEndReached { break loop }
                 let last = snapshot.items.count - 1
                 log.write(.user, "preload(index:)", "scrolls to row \(last), the last one loaded")
-                moved = act { paginator.preload(index: last) }
+                if !act({ paginator.preload(index: last) }) {
+                    gaveUp = true
+                    break loop
+                }
             }
         }
 

@@ -136,10 +136,15 @@ final class InvariantChecker<Item: ListItem, Query: Sendable, Failure: Error>: S
         }
     }
 
+    /// Records and logs each message not reported before (a duplicate stays in every later snapshot).
     private func report(_ broken: [String]) {
         guard !broken.isEmpty else { return }
-        state.withLock { $0.violations += broken }
-        for message in broken {
+        let new = state.withLock { state in
+            let new = broken.filter { !state.violations.contains($0) }
+            state.violations += new
+            return new
+        }
+        for message in new {
             log.write(.check, "INVARIANT BROKEN", message)
         }
     }

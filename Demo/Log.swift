@@ -24,6 +24,8 @@ final class Log: Sendable {
     enum Destination {
         case standardOutput
         case standardError
+        /// Nowhere (for tests).
+        case discard
     }
 
     private let destination: Destination
@@ -79,6 +81,7 @@ final class Log: Sendable {
             switch destination {
             case .standardOutput: FileHandle.standardOutput.write(data)
             case .standardError: FileHandle.standardError.write(data)
+            case .discard: break
             }
         }
     }
