@@ -23,10 +23,13 @@ let package = Package(
     targets: [
         .target(name: "Reactive", swiftSettings: librarySettings),
         .target(name: "Stapler", dependencies: ["Reactive"], swiftSettings: librarySettings),
-        .executableTarget(name: "Demo", dependencies: ["Stapler"], path: "Demo"),
+        .executableTarget(name: "Demo", dependencies: ["Stapler", "Reactive"], path: "Demo"),
         .target(name: "TestSupport", dependencies: ["Reactive"], path: "Tests/TestSupport"),
         .testTarget(name: "ReactiveTests", dependencies: ["Reactive", "TestSupport"]),
         .testTarget(name: "StaplerTests", dependencies: ["Stapler", "TestSupport"]),
+        // Runs the built Demo binary against Tests/Fixtures/paging_server.py; depending on the Demo
+        // target makes `swift test` build it first.
+        .testTarget(name: "DemoIntegrationTests", dependencies: ["Demo", "Stapler", "Reactive"]),
     ],
     swiftLanguageModes: [.v6]
 )
