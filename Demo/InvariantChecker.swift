@@ -115,7 +115,7 @@ final class InvariantChecker<Item: ListItem, Query: Sendable, Failure: Error>: S
         return broken
     }
 
-    private func check(_ update: ItemsUpdate<Item>, _ state: inout State) -> [String] {
+    private func check<Metadata>(_ update: ItemsUpdate<Item, Metadata>, _ state: inout State) -> [String] {
         state.checks += 1
         let previous = update.previous.map(\.id)
         let items = update.items.map(\.id)

@@ -31,7 +31,7 @@ enum PaginatorLogger {
     }
 
     /// One line for a change of the items: what changed, where, and which ids.
-    static func describe<Item: ListItem>(_ update: ItemsUpdate<Item>) -> String {
+    static func describe<Item: ListItem, Metadata>(_ update: ItemsUpdate<Item, Metadata>) -> String {
         switch update.change {
         case .reloaded:
             return "reloaded 0..<\(update.items.count): \(update.items.idSummary)"
