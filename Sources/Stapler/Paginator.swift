@@ -20,11 +20,15 @@ import Reactive
 ///   `errorLoadingMore`, keeps every item and reaches ``errorsAfterFirstPage``. ``retry()`` requests the
 ///   failed page again with the same key; nothing else does (no automatic retry).
 /// - **Bad responses never trap** (see ``PagingError``), and nothing loaded is lost.
-/// - **Consistent, ordered notifications.** Every property changes together with the others (an
-///   observer of one reads the new values of all), change events arrive with the snapshot they describe,
-///   and an observer may call any method of the paginator; its calls take effect at once and their
-///   notifications queue behind the current ones, so even a synchronous source paging from inside an
-///   observer keeps a bounded stack.
+/// - **Consistent, ordered notifications.** The paginator's notifications form one ordered stream:
+///   while an observer is notified of a change, every property holds exactly that change's values (an
+///   observer of `state` reads the matching `items`), whatever other threads do; change events arrive
+///   with the snapshot they describe; an action hears its first page's outcome after that page's
+///   notifications. An observer may call any method of the paginator: the call takes effect at once
+///   (the next call sees it) and its notifications queue behind the current ones, so even a synchronous
+///   source paging from inside an observer keeps a bounded stack. A call from another thread during a
+///   delivery enqueues its notifications and returns; the delivering thread delivers them (so an
+///   observer must not block waiting for another thread's paginator change: observe it instead).
 /// - **Thread safety.** Every method may be called from any thread; sources may answer on any thread.
 /// - **Lifetime.** Releasing the paginator disposes the load in flight.
 public final class Paginator<

@@ -3,10 +3,15 @@ import Reactive
 /// Runs a ``PagingMachine``: serialises its inputs, starts and disposes loads, and publishes snapshots.
 ///
 /// Every input is handled under one lock; the effects run after unlocking: user code (the source's
-/// load closure, observers, action callbacks) never runs under a lock. Snapshots are published in the
-/// order of the transitions that made them, through an outbox: each is staged into every published
-/// property before any observer is notified, so observers always read a consistent set of values, and
-/// calls that observers make back into the paginator queue their notifications behind the current ones.
+/// load closure, observers, action callbacks) never runs under a lock.
+///
+/// Notifications go through an outbox, delivered queue-and-drain like a ``Signal``: the thread that
+/// finds it idle becomes the flusher and delivers every publication and first-page outcome in the order
+/// of the transitions that made them; any other thread, and any call an observer makes back into the
+/// paginator, enqueues and returns. A publication is staged into every published property only when its
+/// turn comes, and its notifications run before the next is staged, so while an observer is notified of
+/// a publication, every property holds exactly that publication's values, whatever other threads do.
+/// The machine itself (and so every method's decision) is always up to date.
 @usableFromInline
 final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>:
     @unchecked Sendable
@@ -17,8 +22,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
     // Guarded by `state`'s lock.
     private let state: LockedState<State>
-    // Guarded by `outbox`'s lock: publications not yet staged. Lock order: `state`, then `outbox`.
-    private let outbox = LockedState(FIFOQueue<Publication>())
+    // Guarded by `outbox`'s lock: deliveries not yet made, and whether a thread is making them.
+    // Lock order: `state`, then `outbox`, then the published properties' own locks.
+    private let outbox = LockedState(Outbox())
     // Written only while the owner is being initialised, before the engine is shared.
     private var stagers: [@Sendable (Publication) -> SignalDrain?] = []
 
@@ -35,6 +41,18 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         var loads: [UInt64: SerialDisposable] = [:]
         /// Callbacks waiting for the first page of a generation.
         var waiters: [UInt64: [Waiter]] = [:]
+    }
+
+    struct Outbox {
+        var deliveries = FIFOQueue<Delivery>()
+        var isFlushing = false
+    }
+
+    /// What the flusher delivers: a publication to every property and signal, or a first-page outcome
+    /// to the action that waits for it.
+    enum Delivery {
+        case publication(Publication)
+        case outcome(@Sendable () -> Void)
     }
 
     /// One published change: the snapshot, with the items change and the later-page error that came
@@ -139,10 +157,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
     @discardableResult
     private func send(_ input: Machine.Input, waiter: Waiter?) -> UInt64 {
-        var published = false
+        var delivers = false
         var cancelled: SerialDisposable?
         var started: (load: Machine.Load, disposable: SerialDisposable)?
-        var outcomes: [(Waiter, FirstPageOutcome<Failure>)] = []
         let generation = state.withLock { state -> UInt64 in
             let effects = state.machine.handle(input)
             let generation = state.machine.snapshot.generation
@@ -153,16 +170,27 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             gate.update(
                 canLoadNext: state.machine.canLoadNext, canRetryNext: state.machine.canRetryNext,
                 itemCount: state.machine.snapshot.items.count)
+            var deliveries: [Delivery] = []
             if effects.publish || effects.laterPageError != nil {
                 let snapshot = state.machine.snapshot
                 let update = effects.itemsChange.map {
                     ItemsUpdate(
                         previous: $0.previous, items: snapshot.items, change: $0.change, metadata: snapshot.metadata)
                 }
-                let publication = Publication(
-                    snapshot: snapshot, itemsUpdate: update, laterPageError: effects.laterPageError)
-                outbox.withLock { $0.append(publication) }
-                published = true
+                deliveries.append(
+                    .publication(
+                        Publication(snapshot: snapshot, itemsUpdate: update, laterPageError: effects.laterPageError)))
+            }
+            for (settled, outcome) in effects.firstPageOutcomes {
+                for waiter in state.waiters.removeValue(forKey: settled) ?? [] {
+                    deliveries.append(.outcome { waiter(outcome) })
+                }
+            }
+            if !deliveries.isEmpty {
+                outbox.withLock { box in
+                    for delivery in deliveries { box.deliveries.append(delivery) }
+                }
+                delivers = true
             }
             if let ticket = effects.cancel {
                 cancelled = state.loads.removeValue(forKey: ticket)
@@ -172,14 +200,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                 state.loads[load.ticket] = disposable
                 started = (load, disposable)
             }
-            for (settled, outcome) in effects.firstPageOutcomes {
-                for waiter in state.waiters.removeValue(forKey: settled) ?? [] {
-                    outcomes.append((waiter, outcome))
-                }
-            }
             return generation
         }
-        if published {
+        if delivers {
             if let deliveryScheduler {
                 deliveryScheduler.schedule { [self] in flush() }
             } else {
@@ -187,39 +210,55 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             }
         }
         cancelled?.dispose()
-        for (waiter, outcome) in outcomes {
-            if let deliveryScheduler {
-                deliveryScheduler.schedule { waiter(outcome) }
-            } else {
-                waiter(outcome)
-            }
-        }
         if let (load, disposable) = started {
             disposable.inner = source.load(load.request).start(observer(for: load.ticket))
         }
         return generation
     }
 
-    /// Publishes every publication in the outbox, in order, one at a time: each is staged into every
-    /// property, then its notifications run, before the next is staged.
+    /// Delivers everything in the outbox, in order, unless another flush is already doing it.
     ///
-    /// So an observer notified of a publication reads exactly that publication's values, unless a call
-    /// made since (from an observer, or from another thread while this one delivers) has already staged
-    /// a newer one; on a serial delivery scheduler, where every flush runs, that only happens through the
-    /// observers' own calls.
+    /// Each publication is staged into every property and its notifications run before the next one is
+    /// staged. A flush that finds another one running (on another thread, or further up this thread's
+    /// stack, when an observer calls back) returns at once: the running flush delivers what it enqueued.
     private func flush() {
-        while true {
-            let drains = outbox.withLock { queue -> [SignalDrain]? in
-                guard let publication = queue.popFirst() else { return nil }
-                var drains: [SignalDrain] = []
-                for stage in stagers {
-                    if let drain = stage(publication) { drains.append(drain) }
-                }
-                return drains
-            }
-            guard let drains else { return }
-            for drain in drains { drain() }
+        let claimed = outbox.withLock { box -> Bool in
+            guard !box.isFlushing else { return false }
+            box.isFlushing = true
+            return true
         }
+        guard claimed else { return }
+        while true {
+            let step = outbox.withLock { box -> FlushStep? in
+                guard let delivery = box.deliveries.popFirst() else {
+                    box.isFlushing = false
+                    return nil
+                }
+                switch delivery {
+                case .publication(let publication):
+                    var drains: [SignalDrain] = []
+                    for stage in stagers {
+                        if let drain = stage(publication) { drains.append(drain) }
+                    }
+                    return .notify(drains)
+                case .outcome(let report):
+                    return .report(report)
+                }
+            }
+            switch step {
+            case .notify(let drains):
+                for drain in drains { drain() }
+            case .report(let report):
+                report()
+            case nil:
+                return
+            }
+        }
+    }
+
+    private enum FlushStep {
+        case notify([SignalDrain])
+        case report(@Sendable () -> Void)
     }
 
     /// The observer of the load with `ticket`: it turns the load's events into machine inputs.
