@@ -103,7 +103,8 @@ public final class Paginator<
         self.engine = engine
         snapshot = engine.property { $0 }
         state = engine.property({ $0.state }, skipping: { $0.name == $1.name && $0.error == nil && $1.error == nil })
-        items = engine.property({ $0.items }, skipping: { $0.count == $1.count && $0.chain === $1.chain })
+        items = engine.property(
+            { $0.items }, skipping: { $0.count == $1.count && ($0.isEmpty || $0.chain === $1.chain) })
         pages = engine.property({ $0.pages }, skipping: ==)
         total = engine.property({ $0.total }, skipping: ==)
         isEndReached = engine.property({ $0.isEndReached }, skipping: ==)

@@ -77,4 +77,28 @@ struct ConsistencyTests {
                 "items 5", "refresh completed",
             ])
     }
+
+    @Test("an empty first page clears shown items once, and changes nothing when there were none")
+    func emptyFirstPages() {
+        let server = OffsetServer()
+        let paginator = Paginator(
+            source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: 5)
+        let changes = Locked<[ItemsChange]>([])
+        paginator.updates.observeValues { changes.append($0.change) }
+        let itemCounts = paginator.items.recordValues()
+        paginator.refresh()
+        server.last?.succeed(page(0, 0, total: 0))
+        paginator.refresh()
+        server.last?.succeed(page(0, 0, total: 0))
+        #expect(changes.value.isEmpty && itemCounts.value.map(\.count) == [0])
+        paginator.refresh()
+        server.last?.succeed(page(0, 3, total: 3))
+        paginator.refresh()
+        server.last?.succeed(page(0, 0, total: 0))
+        paginator.refresh()
+        server.last?.succeed(page(0, 0, total: 0))
+        #expect(changes.value == [.reloaded, .cleared])
+        #expect(itemCounts.value.map(\.count) == [0, 3, 0])
+        #expect(paginator.state.value == .noData)
+    }
 }

@@ -264,9 +264,13 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         let kept = keep(page.items, identities: identities)
         let previous = snapshot.items
         if isFirst {
-            snapshot.items = PagedItems().appending(kept)
+            snapshot.items = kept.isEmpty ? PagedItems() : PagedItems().appending(kept)
             snapshot.pages = 1
-            effects.itemsChange = (previous, page.items.isEmpty ? .cleared : .reloaded)
+            if !kept.isEmpty {
+                effects.itemsChange = (previous, .reloaded)
+            } else if !previous.isEmpty {
+                effects.itemsChange = (previous, .cleared)
+            }
         } else {
             snapshot.items = previous.appending(kept)
             snapshot.pages += 1
