@@ -417,6 +417,8 @@ struct PagingHazardTests {
 
     @Test("P2: 1,000 races of a stale next page against the refresh's first page: only the new page is ever shown")
     func P2_staleAgainstRefreshStress() {
+        let racers = RacingThreads(count: 2)
+        defer { racers.stop() }
         for _ in 0..<1_000 {
             let server = QueryServer()
             let paginator = Self.offsetPaginator(server)
@@ -426,7 +428,7 @@ struct PagingHazardTests {
             paginator.loadNextPage()
             paginator.refresh()
             let (stale, fresh) = (server.requests[1], server.requests[2])
-            raceFromBarrier(threads: 2) { thread in
+            racers.race { thread in
                 if thread == 0 {
                     stale.succeed(page(10, 10, total: 100))
                 } else {
@@ -440,6 +442,8 @@ struct PagingHazardTests {
 
     @Test("P2: 1,000 races of a next page's answer against a refresh: no snapshot of the new generation shows it")
     func P2_staleAgainstRefreshCallStress() {
+        let racers = RacingThreads(count: 2)
+        defer { racers.stop() }
         for _ in 0..<1_000 {
             let server = QueryServer()
             let paginator = Self.offsetPaginator(server)
@@ -448,7 +452,7 @@ struct PagingHazardTests {
             server.last?.succeed(page(0, 10, total: 100))
             paginator.loadNextPage()
             let next = server.requests[1]
-            raceFromBarrier(threads: 2) { thread in
+            racers.race { thread in
                 if thread == 0 {
                     next.succeed(page(10, 10, total: 100))
                 } else {
@@ -472,6 +476,8 @@ struct PagingHazardTests {
 
     @Test("P3: 1,000 races of A→B→A answers on three threads: only the last A is ever shown")
     func P3_queryGenerationsStress() {
+        let racers = RacingThreads(count: 3)
+        defer { racers.stop() }
         for _ in 0..<1_000 {
             let server = QueryServer()
             let paginator = Self.offsetPaginator(server)
@@ -480,7 +486,7 @@ struct PagingHazardTests {
             paginator.refresh(query: "B")
             paginator.refresh(query: "A")
             let requests = server.requests
-            raceFromBarrier(threads: 3) { thread in
+            racers.race { thread in
                 requests[thread].succeed(page(0, 10, total: 10, base: thread * 100))
             }
             #expect(Array(paginator.items.value) == Array(200..<210))
@@ -490,6 +496,8 @@ struct PagingHazardTests {
 
     @Test("P16: 1,000 races of releasing a paginator against its response: freed, load disposed, no late call")
     func P16_releaseAgainstResponseStress() {
+        let racers = RacingThreads(count: 2)
+        defer { racers.stop() }
         for iteration in 0..<1_000 {
             let server = QueryServer()
             let box = Locked<OffsetPaginator?>(Self.offsetPaginator(server))
@@ -506,7 +514,7 @@ struct PagingHazardTests {
                 box.value?.loadNextPage()
             }
             let request = server.last!
-            raceFromBarrier(threads: 2) { thread in
+            racers.race { thread in
                 if thread == 0 {
                     box.value = nil
                 } else {

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Reactive
 import Stapler
 import TestSupport
@@ -145,5 +146,56 @@ final class QueueBackend<Key: Sendable, Response: Sendable, Failure: Error>: Sen
     /// Waits until every answer asked for so far was sent.
     func drain() {
         queue.sync {}
+    }
+}
+
+/// Long-lived threads that run one racing body per round, all released together from a start barrier.
+///
+/// `raceFromBarrier` starts fresh threads for every race; stress tests that race a thousand times
+/// reuse these instead, which keeps them fast under Thread Sanitizer.
+final class RacingThreads: Sendable {
+    private let count: Int
+    private let round = Locked<(body: (@Sendable (Int) -> Void)?, stop: Bool)>((nil, false))
+    private let go: [DispatchSemaphore]
+    private let done = DispatchGroup()
+    private let exited = DispatchGroup()
+
+    /// Starts `count` threads, parked until the first round.
+    init(count: Int) {
+        self.count = count
+        go = (0..<count).map { _ in DispatchSemaphore(value: 0) }
+        for index in 0..<count {
+            exited.enter()
+            Thread.detachNewThread { [round, go, done, exited] in
+                // Each round's body is released before the round is reported done.
+                func runRound() -> Bool {
+                    let (body, stop) = round.value
+                    body?(index)
+                    return !stop
+                }
+                while true {
+                    go[index].wait()
+                    guard runRound() else { break }
+                    done.leave()
+                }
+                exited.leave()
+            }
+        }
+    }
+
+    /// Runs `body` once on every thread, all released together, and waits until all have returned.
+    func race(_ body: @escaping @Sendable (_ thread: Int) -> Void) {
+        round.value = (body, false)
+        for _ in 0..<count { done.enter() }
+        for semaphore in go { semaphore.signal() }
+        done.wait()
+        round.value = (nil, false)
+    }
+
+    /// Ends the threads; call once, when no round runs.
+    func stop() {
+        round.value = (nil, true)
+        for semaphore in go { semaphore.signal() }
+        exited.wait()
     }
 }
