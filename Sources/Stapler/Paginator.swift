@@ -160,8 +160,9 @@ public final class Paginator<
 
     /// Requests the failed page again, with the same key and query.
     ///
-    /// In `errorLoadingMore` it loads the page that failed; in `errorRefreshing` the first page. In any
-    /// other state it does nothing.
+    /// In `errorLoadingMore` it loads the page that failed; in `errorRefreshing` the first page; in
+    /// `noData` it reloads the list, like ``refresh()`` (TIPagination's "try again" on an empty list). In
+    /// any other state it does nothing: a list with data never re-requests a page on its own.
     public func retry() {
         engine.send(.retry)
     }

@@ -248,7 +248,7 @@ struct PagingHazardTests {
         #expect(server.keys.count == 3)
     }
 
-    @Test("P10: retry() in any state but an error does nothing")
+    @Test("P10: retry() in any state but an error or an empty list does nothing")
     func P10_retryElsewhereIsANoOp() {
         let server = QueryServer()
         let paginator = Self.offsetPaginator(server)
@@ -268,10 +268,13 @@ struct PagingHazardTests {
         Self.answer(server, from: Array(0..<20))
         #expect(paginator.isEndReached.value)
         #expect(retryChangesNothing(), "data at the end")
+        #expect(server.keys.map(\.key) == [0, 10])
         paginator.refresh()
         server.last?.succeed(Response(items: [], total: 0))
-        #expect(retryChangesNothing(), "noData")
-        #expect(server.keys.map(\.key) == [0, 10, 0])
+        #expect(paginator.state.value == .noData)
+        paginator.retry()
+        #expect(server.keys.map(\.key) == [0, 10, 0, 0], "an empty list reloads, as TIPagination's retry does")
+        #expect(paginator.state.value == .refreshing)
     }
 
     @Test("P10: after a first-page error retry() requests the first key again, with the query")

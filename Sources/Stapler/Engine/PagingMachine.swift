@@ -126,6 +126,9 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
                 if let key = pendingKey { startLoad(key, moving: .loadingMore, &effects) }
             case .errorRefreshing:
                 startLoad(firstKey, moving: .refreshing, &effects)
+            case .noData:
+                // "Try again" on an empty list reloads it, as a refresh with the same query does.
+                refresh(query: nil, &effects)
             default:
                 break
             }

@@ -59,6 +59,7 @@ struct PagingReference {
         switch state {
         case "errorLoadingMore": start(key: failedKey, first: false, requestCount: requestCount)
         case "errorRefreshing": start(key: 0, first: true, requestCount: requestCount)
+        case "noData": refresh(query: nil, requestCount: requestCount)
         default: break
         }
     }
