@@ -51,7 +51,7 @@ public final class Paginator<
     public let total: Property<Int?>
     /// Whether the end of the list was reached.
     public let isEndReached: Property<Bool>
-    /// The metadata of the latest applied page.
+    /// The metadata of the latest applied page; it changes each time a page is applied, and only then.
     public let metadata: Property<Metadata?>
     /// Whether to show the "loading more" footer; see ``PagingSnapshot/showsNextPageIndicator``.
     public let showsNextPageIndicator: Property<Bool>
@@ -108,7 +108,7 @@ public final class Paginator<
         pages = engine.property({ $0.pages }, skipping: ==)
         total = engine.property({ $0.total }, skipping: ==)
         isEndReached = engine.property({ $0.isEndReached }, skipping: ==)
-        metadata = engine.property { $0.metadata }
+        metadata = engine.property({ $0.metadata }, changingWhen: \.appliesPage)
         showsNextPageIndicator = engine.property({ $0.showsNextPageIndicator }, skipping: ==)
         presentation = engine.property({ ListPresentation($0) }, skipping: { $0.hasSameShape(as: $1) })
         updates = engine.signal { $0.itemsUpdate }

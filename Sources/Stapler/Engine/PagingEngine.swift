@@ -61,6 +61,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         let snapshot: Snapshot
         let itemsUpdate: ItemsUpdate<Item, Metadata>?
         let laterPageError: PagingError<Failure>?
+        /// Whether the transition applied a page.
+        let appliesPage: Bool
     }
 
     /// Creates an engine.
@@ -110,6 +112,21 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             let value = project(publication.snapshot)
             if let isEquivalent, isEquivalent(handle.value, value) { return nil }
             return handle.stage(value)
+        }
+        return property
+    }
+
+    /// A property holding `project` of each snapshot, changing only with publications for which
+    /// `changes` holds (for values that cannot be compared); call only while the owner is initialising.
+    ///
+    /// - Returns: The read-only property.
+    func property<Value: Sendable>(
+        _ project: @escaping @Sendable (Snapshot) -> Value,
+        changingWhen changes: @escaping @Sendable (Publication) -> Bool
+    ) -> Property<Value> {
+        let (property, handle) = PropertyGroup.makeProperty(project(Snapshot.initial))
+        stagers.append { publication in
+            changes(publication) ? handle.stage(project(publication.snapshot)) : nil
         }
         return property
     }
@@ -179,7 +196,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                 }
                 deliveries.append(
                     .publication(
-                        Publication(snapshot: snapshot, itemsUpdate: update, laterPageError: effects.laterPageError)))
+                        Publication(
+                            snapshot: snapshot, itemsUpdate: update, laterPageError: effects.laterPageError,
+                            appliesPage: effects.appliesPage)))
             }
             for (settled, outcome) in effects.firstPageOutcomes {
                 for waiter in state.waiters.removeValue(forKey: settled) ?? [] {

@@ -87,6 +87,8 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         var cancel: UInt64?
         /// Whether the snapshot changed and must be published.
         var publish = false
+        /// Whether a page was applied (its metadata became the snapshot's).
+        var appliesPage = false
         /// The items change to publish with the snapshot.
         var itemsChange: (previous: PagedItems<Item>, change: ItemsChange)?
         /// A later page's error, for `errorsAfterFirstPage`.
@@ -290,6 +292,7 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         snapshot.isEndReached = ends
         snapshot.total = page.total
         snapshot.metadata = page.metadata
+        effects.appliesPage = true
         if isFirst {
             move(to: page.items.isEmpty ? .noData : .data, &effects)
             effects.firstPageOutcomes.append((snapshot.generation, .loaded))
