@@ -51,6 +51,9 @@ public final class Paginator<
     public let total: Property<Int?>
     /// Whether the end of the list was reached.
     public let isEndReached: Property<Bool>
+    /// The query of the current generation: the one the latest ``refresh(query:)`` gave (even while its
+    /// first page loads), or the one a ``cancel()`` of that refresh restored.
+    public let query: Property<Query>
     /// The metadata of the latest applied page; it changes each time a page is applied, and only then.
     public let metadata: Property<Metadata?>
     /// Whether to show the "loading more" footer; see ``PagingSnapshot/showsNextPageIndicator``.
@@ -109,6 +112,7 @@ public final class Paginator<
         total = engine.property({ $0.total }, skipping: ==)
         isEndReached = engine.property({ $0.isEndReached }, skipping: ==)
         metadata = engine.property({ $0.metadata }, changingWhen: \.appliesPage)
+        self.query = engine.queryProperty(initial: query)
         showsNextPageIndicator = engine.property({ $0.showsNextPageIndicator }, skipping: ==)
         presentation = engine.property({ ListPresentation($0) }, skipping: { $0.hasSameShape(as: $1) })
         updates = engine.signal { $0.itemsUpdate }

@@ -63,6 +63,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         let laterPageError: PagingError<Failure>?
         /// Whether the transition applied a page.
         let appliesPage: Bool
+        /// The query of the current generation, when the transition changed it.
+        let newQuery: Query?
     }
 
     /// Creates an engine.
@@ -127,6 +129,18 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         let (property, handle) = PropertyGroup.makeProperty(project(Snapshot.initial))
         stagers.append { publication in
             changes(publication) ? handle.stage(project(publication.snapshot)) : nil
+        }
+        return property
+    }
+
+    /// A property holding the query of the current generation; call only while the owner is initialising.
+    ///
+    /// - Parameter initial: The query of the first generation.
+    /// - Returns: The read-only property.
+    func queryProperty(initial: Query) -> Property<Query> {
+        let (property, handle) = PropertyGroup.makeProperty(initial)
+        stagers.append { publication in
+            publication.newQuery.flatMap { handle.stage($0) }
         }
         return property
     }
@@ -198,7 +212,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                     .publication(
                         Publication(
                             snapshot: snapshot, itemsUpdate: update, laterPageError: effects.laterPageError,
-                            appliesPage: effects.appliesPage)))
+                            appliesPage: effects.appliesPage,
+                            newQuery: effects.changesQuery ? state.machine.query : nil)))
             }
             for (settled, outcome) in effects.firstPageOutcomes {
                 for waiter in state.waiters.removeValue(forKey: settled) ?? [] {

@@ -247,6 +247,28 @@ struct AnotherPaginationSeedTests {
         #expect(machine.items.value.count == 20)
     }
 
+    @Test("noData(query:): the query of the empty list is observable, changing with the refresh that set it")
+    func noDataQuery() {
+        let server = Server()
+        let machine = Self.searchStateMachine(server)
+        let queries = machine.query.recordValues()
+        let emptyFor = Locked<[String?]>([])
+        machine.state.signal.observeValues { state in
+            // The seed's `.noData(query:)`: the query is read in the same notification, consistently.
+            if state == .noData { emptyFor.append(machine.query.value) }
+        }
+        machine.refresh(query: "nobody")
+        #expect(machine.query.value == "nobody", "the new query is current while its first page loads")
+        Self.answer(server, count: 0, hasNextPage: false)
+        machine.refresh(query: "someone")
+        machine.cancel()
+        #expect(machine.query.value == "nobody", "a cancelled refresh restores the query of the list shown")
+        machine.refresh()
+        Self.answer(server, count: 0, hasNextPage: false)
+        #expect(emptyFor.value == ["nobody", "nobody", "nobody"], "the empty page, the cancel back to it, the reload")
+        #expect(queries.value == [nil, "nobody", "someone", "nobody"])
+    }
+
     @Test(".data delivers each new page: an update's new items are the page, and a refresh replaces the rows")
     func dataCarriesTheNewPage() {
         let server = Server()
