@@ -168,10 +168,20 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
                             let entry = observers[index]
                             index += 1
                             if entry.isActive && entry.firstSequence <= delivery.sequence {
+                                // An entry gets one terminal event: marking it served lets the rescan
+                                // below find the observers that attached during this delivery.
+                                if delivery.event.isTerminating { entry.isActive = false }
                                 return entry
                             }
                         }
                         if delivery.event.isTerminating, case .terminating = state.status {
+                            // Observers attached while the terminal event was being delivered are not
+                            // in the snapshot, and after this point nothing would ever reach them.
+                            if state.observers.contains(where: { $0.isActive }) {
+                                observers = state.observers
+                                index = 0
+                                continue
+                            }
                             state.terminate(with: delivery.event)
                             endsLifetime = true
                         }
