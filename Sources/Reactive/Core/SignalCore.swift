@@ -263,11 +263,13 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     /// - Parameters:
     ///   - observer: Receives the events.
     ///   - initialEvent: Runs under the lock; the event it returns is delivered to this observer
-    ///     only, before any event accepted later (a property's current value).
+    ///     only, before any event accepted later (a property's current value). On a terminated
+    ///     signal it is delivered before the terminal event.
     /// - Returns: The disposable that detaches the observer.
     @inlinable
     func observe(_ observer: Signal<Value, Error>.Observer, initialEvent: () -> Event? = { nil }) -> any Disposable {
         var late: Event?
+        var lateInitial: Event?
         var first: Delivery?
         let entry = state.withLock { state -> Entry in
             let entry = Entry(observer: observer, core: self)
@@ -275,6 +277,8 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
             case .terminated(let event):
                 entry.isActive = false
                 entry.observer = nil
+                // A property whose change signal has ended still has a current value to send first.
+                lateInitial = initialEvent()
                 late = event
             case .terminating(let sequence):
                 entry.firstSequence = sequence
@@ -296,6 +300,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
             return entry
         }
         if let late {
+            if let lateInitial { observer.send(lateInitial) }
             observer.send(late)
         } else if let first {
             drain(from: first, observers: [])
