@@ -38,6 +38,24 @@ struct AllocationTests {
         observation.dispose()
     }
 
+    @Test("a value an observer sends into its own signal is queued without allocating", .enabled(if: counterAvailable))
+    func reentrantSendAllocatesNothing() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let sum = Unboxed()
+        // Each even value queues its odd successor from inside the callout (the FIFO path).
+        let observation = signal.observeValues { value in
+            sum.add(value)
+            if value % 2 == 0 { input.send(value: value + 1) }
+        }
+        for value in stride(from: 0, to: 200, by: 2) { input.send(value: value) }
+        let counted = allocations {
+            for value in stride(from: 0, to: 20_000, by: 2) { input.send(value: value) }
+        }
+        #expect(counted == 0)
+        #expect(sum.total == (0..<200).reduce(0, +) + (0..<20_000).reduce(0, +))
+        observation.dispose()
+    }
+
     @Test("setting a MutableProperty with one observer allocates nothing", .enabled(if: counterAvailable))
     func propertySetAllocatesNothing() {
         let property = MutableProperty(0)
