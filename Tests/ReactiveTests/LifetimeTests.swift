@@ -199,24 +199,24 @@ struct LifetimeTests {
     @Test("R8: a disposed producer run with work in flight interrupts and frees everything")
     func R8_producerRunFreedOnDisposal() {
         let tracker = LifetimeTracker()
-        let leaks = LeakCheck()
         let server = ManualServer<Int, Int, Never>()
         let recorder = EventRecorder<Int, Never>()
-        do {
+        let leftovers = survivors {
             let captured = tracker.instance()
             let disposable = server.producer(1).start { event in
                 withExtendedLifetime(captured) {}
                 recorder.observer.send(event)
             }
             disposable.dispose()
+            return [(disposable, "run disposable")]
         }
+        #expect(leftovers == [])
         #expect(recorder.events == [.interrupted])
         #expect(server.last?.isDisposed == true)
         #expect(tracker.live == 0)
         // A late response from the server reaches nobody.
         server.last?.succeed(1)
         #expect(recorder.events == [.interrupted])
-        withExtendedLifetime(leaks) {}
     }
 
     // MARK: Lifetime itself
