@@ -18,9 +18,12 @@
 /// save.apply("again").start()  // fails with .disabled while the first runs
 /// ```
 public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>: Sendable {
-    private let execute: @Sendable (Input) -> SignalProducer<Output, Error>
+    /// Reads the enabling condition and, if it holds, returns how to make the work of a run.
+    ///
+    /// Called under the lock of `executing`, so the check and the start are one atomic step: it only
+    /// reads a property (no user code), and the work is made after unlocking.
+    private let admit: @Sendable () -> (@Sendable (Input) -> SignalProducer<Output, Error>)?
     private let executing: PropertyStorage<Bool>
-    private let enabledIf: Property<Bool>
     private let outputs: Outputs
     private let lifetime: Lifetime
     private let lifetimeToken: Lifetime.Token
@@ -53,24 +56,82 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     /// - Parameters:
     ///   - enabledIf: Read once, atomically with the start of each run.
     ///   - execute: Makes the work of one run from its input.
-    public init(
+    public convenience init(
         enabledIf: Property<Bool>,
         execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>
     ) {
-        let executing = PropertyStorage(false)
-        let isExecuting = Property<Bool>(storage: executing, retaining: [], feed: nil)
-        self.execute = execute
-        self.executing = executing
-        self.enabledIf = enabledIf
-        self.isExecuting = isExecuting
-        self.isEnabled = enabledIf.combineLatest(isExecuting).map { $0 && !$1 }
-        self.outputs = Outputs()
-        (lifetime, lifetimeToken) = Lifetime.make()
+        self.init(enabledIf: enabledIf) { enabledIf.value ? execute : nil }
     }
 
     /// Creates an action that is enabled whenever no run is in progress.
     public convenience init(execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>) {
         self.init(enabledIf: Property(value: true), execute: execute)
+    }
+
+    /// Creates an action whose runs each get the value of `state` at the moment they start, and that
+    /// is enabled whenever `isEnabled` holds for that value and no run is in progress.
+    ///
+    /// The state a run receives is the very value the enabling check accepted: the check and the start
+    /// are one atomic step, even while other threads change `state`.
+    ///
+    /// ```swift
+    /// let page = MutableProperty(1)
+    /// let load = Action(state: Property(page), enabledIf: { $0 > 0 }) { page, size in api.load(page, size) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - state: The state the runs read.
+    ///   - isEnabled: Decides from a state value whether the action is enabled. It runs when `state`
+    ///     changes, on the changing thread, with no lock held.
+    ///   - execute: Makes the work of one run from the state and the input.
+    public convenience init<State: Sendable>(
+        state: Property<State>,
+        enabledIf isEnabled: @escaping @Sendable (State) -> Bool,
+        execute: @escaping @Sendable (State, Input) -> SignalProducer<Output, Error>
+    ) {
+        // Each state value travels with its verdict, so one atomic read gives both.
+        let gate = state.map { (state: $0, isEnabled: isEnabled($0)) }
+        self.init(enabledIf: gate.map(\.isEnabled)) {
+            let current = gate.value
+            guard current.isEnabled else { return nil }
+            return { input in execute(current.state, input) }
+        }
+    }
+
+    /// Creates an action whose runs each get the value of `state` at the moment they start; it is
+    /// enabled whenever no run is in progress.
+    ///
+    /// - Parameters:
+    ///   - state: The state the runs read.
+    ///   - execute: Makes the work of one run from the state and the input.
+    public convenience init<State: Sendable>(
+        state: Property<State>,
+        execute: @escaping @Sendable (State, Input) -> SignalProducer<Output, Error>
+    ) {
+        self.init(state: state, enabledIf: { _ in true }, execute: execute)
+    }
+
+    /// Creates an action over the state of a mutable property; see `init(state:enabledIf:execute:)`.
+    public convenience init<State: Sendable>(
+        state: MutableProperty<State>,
+        enabledIf isEnabled: @escaping @Sendable (State) -> Bool,
+        execute: @escaping @Sendable (State, Input) -> SignalProducer<Output, Error>
+    ) {
+        self.init(state: Property(state), enabledIf: isEnabled, execute: execute)
+    }
+
+    private init(
+        enabledIf: Property<Bool>,
+        admit: @escaping @Sendable () -> (@Sendable (Input) -> SignalProducer<Output, Error>)?
+    ) {
+        let executing = PropertyStorage(false)
+        let isExecuting = Property<Bool>(storage: executing, retaining: [], feed: nil)
+        self.admit = admit
+        self.executing = executing
+        self.isExecuting = isExecuting
+        self.isEnabled = enabledIf.combineLatest(isExecuting).map { $0 && !$1 }
+        self.outputs = Outputs()
+        (lifetime, lifetimeToken) = Lifetime.make()
     }
 
     /// A producer whose every start tries to run the action with `input`.
@@ -79,18 +140,20 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     /// otherwise it runs the work, forwarding its events (a failure as
     /// `ActionError.producerFailed(_:)`). Disposing the start interrupts the work.
     public func apply(_ input: Input) -> SignalProducer<Output, ActionError<Error>> {
-        SignalProducer { [execute, executing, enabledIf, outputs, lifetime] observer, runLifetime in
-            let started = executing.transition { isExecuting in
-                guard !isExecuting, enabledIf.value else { return false }
+        SignalProducer { [admit, executing, outputs, lifetime] observer, runLifetime in
+            var make: (@Sendable (Input) -> SignalProducer<Output, Error>)?
+            executing.transition { isExecuting in
+                guard !isExecuting, let admitted = admit() else { return false }
+                make = admitted
                 isExecuting = true
                 return true
             }
-            guard started else {
+            guard let make else {
                 outputs.disabled.input.send(value: ())
                 observer.send(error: .disabled)
                 return
             }
-            let work = execute(input).start { event in
+            let work = make(input).start { event in
                 outputs.events.input.send(value: event)
                 switch event {
                 case .value(let value):
