@@ -1,0 +1,62 @@
+import Reactive
+
+/// A one-shot gate for `async` code: `wait()` suspends until `open()` is called (at once if it was).
+///
+/// Lets a test hold an `async` operation at a known point without sleeping.
+public final class AsyncGate: Sendable {
+    private let state = Locked<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    public init() {}
+
+    /// Suspends until the gate opens.
+    public func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isOpen = state.withLock { state -> Bool in
+                if !state.isOpen { state.waiters.append(continuation) }
+                return state.isOpen
+            }
+            if isOpen { continuation.resume() }
+        }
+    }
+
+    /// Opens the gate and releases every waiter.
+    public func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// Records the runs of producers: how many started and ended, and weak references to each run's
+/// lifetime and input observer, so a test can prove that every run ended and was freed.
+public final class RunLog: Sendable {
+    private struct Run {
+        weak var lifetime: Lifetime?
+        weak var input: AnyObject?
+    }
+
+    private let log = Locked((started: 0, ended: 0, runs: [Run]()))
+
+    public init() {}
+
+    /// Call at the start of a run with its observer and lifetime.
+    public func track<Value, Error>(_ input: Signal<Value, Error>.Observer, _ lifetime: Lifetime) {
+        log.withLock { log in
+            log.started += 1
+            log.runs.append(Run(lifetime: lifetime, input: input))
+        }
+        lifetime.observeEnded { [log] in log.withLock { $0.ended += 1 } }
+    }
+
+    public var started: Int { log.withLock { $0.started } }
+
+    public var ended: Int { log.withLock { $0.ended } }
+
+    /// How many runs' lifetimes or input observers are still alive.
+    public var alive: Int {
+        log.withLock { log in log.runs.count { $0.lifetime != nil || $0.input != nil } }
+    }
+}
