@@ -20,6 +20,8 @@ public final class Property<Value: Sendable>: Sendable {
     // What this property keeps alive: its sources, and the observation that feeds it.
     private let retained: [any Sendable]
     private let feed: (any Disposable)?
+    // A view of a `MutableProperty` shares its storage: the mutable property completes it, not the view.
+    private let ownsStorage: Bool
 
     /// Creates a read-only view of `property`, sharing its value and its notifications.
     public init(_ property: MutableProperty<Value>) {
@@ -27,6 +29,7 @@ public final class Property<Value: Sendable>: Sendable {
         signal = property.signal
         retained = [property]
         feed = nil
+        ownsStorage = false
     }
 
     /// Creates a property that always holds `value`.
@@ -35,6 +38,7 @@ public final class Property<Value: Sendable>: Sendable {
         signal = Signal(core: storage.core)
         retained = []
         feed = nil
+        ownsStorage = true
         storage.complete()
     }
 
@@ -65,6 +69,7 @@ public final class Property<Value: Sendable>: Sendable {
         self.signal = Signal(core: storage.core)
         self.retained = retaining
         self.feed = feed
+        self.ownsStorage = true
     }
 
     /// The current value.
@@ -80,7 +85,7 @@ public final class Property<Value: Sendable>: Sendable {
 
     deinit {
         feed?.dispose()
-        storage.complete()
+        if ownsStorage { storage.complete() }
     }
 }
 
