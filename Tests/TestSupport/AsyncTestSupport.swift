@@ -60,3 +60,19 @@ public final class RunLog: Sendable {
         log.withLock { log in log.runs.count { $0.lifetime != nil || $0.input != nil } }
     }
 }
+
+/// A weak reference that `@Sendable` closures (such as an async `eventually` condition) may read.
+public final class WeakReference: Sendable {
+    private struct Box {
+        weak var object: AnyObject?
+    }
+
+    private let box: Locked<Box>
+
+    public init(_ object: AnyObject?) {
+        box = Locked(Box(object: object))
+    }
+
+    /// Whether the object has been freed.
+    public var isFreed: Bool { box.withLock { $0.object == nil } }
+}

@@ -4,7 +4,7 @@ extension Property {
     /// Each iterator reads the value it starts with, then every later change, with no gap and no
     /// duplicate even while other threads write; every change is buffered until read (see
     /// ``AsyncValues``). The sequence does not keep the property alive: it ends when the property is
-    /// released.
+    /// released (for a view of a ``MutableProperty``, when that mutable property is released).
     ///
     /// ```swift
     /// for await isLoading in viewModel.isLoading.values {
