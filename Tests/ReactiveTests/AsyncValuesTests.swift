@@ -94,7 +94,7 @@ struct AsyncValuesTests {
             input.send(value: 2)
             input.sendCompleted()
         }
-        #expect(await reading.value == [1, 2])
+        #expect(await value(of: reading) == [1, 2])
     }
 
     @Test("R15: breaking out of the loop disposes the run")
@@ -117,7 +117,7 @@ struct AsyncValuesTests {
         #expect(await eventually { runs.started == 1 })
         consumer.cancel()
         #expect(await eventually { runs.ended == 1 })
-        let received = await consumer.value
+        let received = await value(of: consumer)
         #expect(received == [] || received == [1])
     }
 
@@ -130,7 +130,7 @@ struct AsyncValuesTests {
             var iterator = producer.values.makeAsyncIterator()
             return await iterator.next()
         }
-        #expect(await consumer.value == nil)
+        #expect(await value(of: consumer) == .some(nil))
         #expect(runs.ended == 1)
     }
 
@@ -227,7 +227,7 @@ struct AsyncValuesTests {
             let consumer = Task { for await _ in endless.values {} }
             #expect(await eventually { runs.started == 3 })
             consumer.cancel()
-            await consumer.value
+            #expect(await value(of: consumer) != nil)
         }
         #expect(await eventually { runs.alive == 0 })
         #expect(runs.ended == 3)
@@ -284,7 +284,7 @@ struct AsyncValuesTests {
             }
             input.send(value: 1)
             input.sendCompleted()
-            #expect(await reading.value == [1])
+            #expect(await value(of: reading) == [1])
         }
         #expect(await eventually { weakLifetime.value?.isFreed == true })
     }

@@ -35,24 +35,28 @@ struct PropertyValuesTests {
         let count = 20_000
         for attachEarly in [true, false] {
             let property = MutableProperty(0)
+            let attached = Locked(false)
+            let reading = Task {
+                if !attachEarly {
+                    while property.value < 100 { await Task.yield() }
+                }
+                var iterator = property.values.makeAsyncIterator()
+                attached.value = true
+                var received: [Int] = []
+                while let value = await iterator.next() {
+                    received.append(value)
+                    if value == count { break }
+                    if value % 5 == 0 { await Task.yield() }
+                }
+                return received
+            }
+            if attachEarly { #expect(await eventually { attached.value }) }
             let writing = DispatchSemaphore(value: 0)
-            var iterator: AsyncValues<Int, Never>.Iterator?
-            if attachEarly { iterator = property.values.makeAsyncIterator() }
             DispatchQueue.global().async {
                 for value in 1...count { property.value = value }
                 writing.signal()
             }
-            if !attachEarly {
-                #expect(await eventually { property.value >= 100 })
-                iterator = property.values.makeAsyncIterator()
-            }
-            var received: [Int] = []
-            while let value = await iterator?.next() {
-                received.append(value)
-                if value == count { break }
-                if value % 5 == 0 { await Task.yield() }
-            }
-            iterator = nil
+            let received = await value(of: reading) ?? []
             writing.wait()
             let first = received.first ?? -1
             #expect(received == Array(first...count), "attached early: \(attachEarly)")
@@ -111,7 +115,7 @@ struct PropertyValuesTests {
             let consumer = Task { for await _ in derived.values {} }
             property.value = 1
             consumer.cancel()
-            await consumer.value
+            #expect(await value(of: consumer) != nil)
         }
         #expect(await eventually { released.value.allSatisfy(\.isFreed) })
         #expect(released.value.count == 2)

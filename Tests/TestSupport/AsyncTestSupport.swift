@@ -76,3 +76,22 @@ public final class WeakReference: Sendable {
     /// Whether the object has been freed.
     public var isFreed: Bool { box.withLock { $0.object == nil } }
 }
+
+/// The value of `task` if it finishes within `seconds`, else `nil` (and the task is cancelled).
+///
+/// Keeps a test bounded when the code under test fails to end a task: the test then reports a
+/// failure instead of hanging (the stuck task is leaked).
+public func value<Success: Sendable>(of task: Task<Success, Never>, within seconds: Double = 30) async -> Success? {
+    let result = Locked<Success?>(nil)
+    let finished = Locked(false)
+    Task {
+        let value = await task.value
+        result.value = value
+        finished.value = true
+    }
+    guard await eventually(seconds: seconds, { finished.value }) else {
+        task.cancel()
+        return nil
+    }
+    return result.value
+}
