@@ -15,7 +15,7 @@ struct AsyncProducerTests {
         }
         let (first, _) = producer.record()
         let (second, _) = producer.record()
-        #expect(await eventually { first.isTerminated && second.isTerminated })
+        #expect(await eventuallyPolling { first.isTerminated && second.isTerminated })
         #expect(first.events == [.value(42), .completed])
         #expect(second.events == [.value(42), .completed])
         #expect(calls.value == 2)
@@ -25,7 +25,7 @@ struct AsyncProducerTests {
     func failsWithTypedError() async {
         let producer = SignalProducer { () async throws(TestError) -> Int in throw .boom }
         let (recorder, _) = producer.record()
-        #expect(await eventually { recorder.isTerminated })
+        #expect(await eventuallyPolling { recorder.isTerminated })
         #expect(recorder.events == [.failed(.boom)])
     }
 
@@ -60,12 +60,12 @@ struct AsyncProducerTests {
             }
             let disposable: any Disposable
             (recorder, disposable) = producer.record()
-            #expect(await eventually { entered.value })
+            #expect(await eventuallyPolling { entered.value })
             disposable.dispose()
-            #expect(await eventually { cancelled.value })
+            #expect(await eventuallyPolling { cancelled.value })
         }
         // The task has finished once it released the operation (and the token it captured).
-        #expect(await eventually { tracker.live == 0 })
+        #expect(await eventuallyPolling { tracker.live == 0 })
         #expect(recorder.events == [.interrupted])
     }
 
@@ -84,7 +84,7 @@ struct AsyncProducerTests {
             disposable.dispose()
         }
         // The task has finished (and sent whatever it sends) once it released the operation.
-        #expect(await eventually { tracker.live == 0 })
+        #expect(await eventuallyPolling { tracker.live == 0 })
         #expect(recorder.events == [.interrupted])
     }
 
@@ -104,7 +104,7 @@ struct AsyncProducerTests {
             }
             #expect(try await tracked.collect() == [1])
         }
-        #expect(await eventually { tracker.live == 0 && runs.alive == 0 })
+        #expect(await eventuallyPolling { tracker.live == 0 && runs.alive == 0 })
         #expect(runs.started == 1)
         #expect(runs.ended == 1)
     }
@@ -155,7 +155,7 @@ struct AsyncSequenceProducerTests {
     func failsWithTypedError() async {
         let producer = SignalProducer(Numbers(count: 2, failing: true, iterators: Locked(0)))
         let (recorder, _) = producer.record()
-        #expect(await eventually { recorder.isTerminated })
+        #expect(await eventuallyPolling { recorder.isTerminated })
         #expect(recorder.events == [.value(0), .value(1), .failed(.boom)])
     }
 
@@ -166,9 +166,9 @@ struct AsyncSequenceProducerTests {
         continuation.onTermination = { _ in terminated.value = true }
         let (recorder, disposable) = SignalProducer(stream).record()
         continuation.yield(1)
-        #expect(await eventually { recorder.values == [1] })
+        #expect(await eventuallyPolling { recorder.values == [1] })
         disposable.dispose()
-        #expect(await eventually { terminated.value })
+        #expect(await eventuallyPolling { terminated.value })
         continuation.yield(2)
         #expect(recorder.events == [.value(1), .interrupted])
     }
@@ -193,10 +193,10 @@ struct AsyncSequenceProducerTests {
             #expect(try await completed.collect() == [0, 1, 2])
             let (recorder, disposable) = tracked(endless).record()
             continuation.yield(1)
-            #expect(await eventually { recorder.values == [1] })
+            #expect(await eventuallyPolling { recorder.values == [1] })
             disposable.dispose()
         }
-        #expect(await eventually { runs.alive == 0 })
+        #expect(await eventuallyPolling { runs.alive == 0 })
         #expect(runs.started == 2)
         #expect(runs.ended == 2)
     }

@@ -64,7 +64,8 @@ struct AsyncStressTests {
         for consumer in consumers {
             let received = await value(of: consumer.task) ?? [-1]
             // Whatever the stop, a consumer sees a gap-free prefix of its run's values.
-            #expect(received == Array(0..<received.count), "seed \(seed)")
+            let gapFree = received == Array(0..<received.count)
+            #expect(gapFree, "seed \(seed): \(received.count) values, not 0, 1, 2, ...")
             switch consumer.stop {
             case .runToEnd: #expect(received.count == 1_000)
             case .breakLoop: #expect(received.count == min(consumer.after + 1, 1_000))
@@ -72,7 +73,7 @@ struct AsyncStressTests {
             }
         }
         #expect(runs.started == 100)
-        #expect(await eventually { runs.ended == 100 && runs.alive == 0 }, "seed \(seed)")
+        #expect(await eventuallyPolling { runs.ended == 100 && runs.alive == 0 }, "seed \(seed)")
     }
 
     @Test("R15: 100 tasks await first() and collect() while being cancelled at random: each run ends once")
@@ -100,7 +101,7 @@ struct AsyncStressTests {
             case nil: Issue.record("task \(index) did not finish")
             }
         }
-        #expect(await eventually { runs.ended == runs.started && runs.alive == 0 })
+        #expect(await eventuallyPolling { runs.ended == runs.started && runs.alive == 0 })
         #expect(runs.started <= 100)
     }
 
@@ -131,7 +132,7 @@ struct AsyncStressTests {
             for _ in 0..<Int.random(in: 0..<3, using: &random) { await Task.yield() }
             disposable.dispose()
         }
-        #expect(await eventually { finished.value == 100 })
+        #expect(await eventuallyPolling { finished.value == 100 })
         #expect(cancelled.value == 100)
         #expect(recorders.allSatisfy { $0.events == [.interrupted] })
     }

@@ -101,7 +101,7 @@ struct AsyncValuesTests {
     func R15_breakDisposes() async {
         let runs = RunLog()
         for await _ in Self.endless(runs, sending: [1, 2]).values { break }
-        #expect(await eventually { runs.ended == 1 })
+        #expect(await eventuallyPolling { runs.ended == 1 })
         #expect(runs.started == 1)
     }
 
@@ -114,9 +114,9 @@ struct AsyncValuesTests {
             for await value in producer.values { received.append(value) }
             return received
         }
-        #expect(await eventually { runs.started == 1 })
+        #expect(await eventuallyPolling { runs.started == 1 })
         consumer.cancel()
-        #expect(await eventually { runs.ended == 1 })
+        #expect(await eventuallyPolling { runs.ended == 1 })
         let received = await value(of: consumer)
         #expect(received == [] || received == [1])
     }
@@ -143,8 +143,8 @@ struct AsyncValuesTests {
             received.append(value)
             await Task.yield()
         }
-        #expect(received.count == count)
-        #expect(received == Array(0..<count))
+        let exact = received == Array(0..<count)
+        #expect(exact, "\(received.count) values, not 0..<\(count) once each in order")
     }
 
     @Test("R15: 100,000 values sent from another thread to a slow consumer: every value once, in order")
@@ -165,7 +165,8 @@ struct AsyncValuesTests {
             received.append(value)
             if value % 3 == 0 { await Task.yield() }
         }
-        #expect(received == Array(0..<count))
+        let exact = received == Array(0..<count)
+        #expect(exact, "\(received.count) values, not 0..<\(count) once each in order")
     }
 
     @Test("bufferingNewest keeps the latest values, dropping the oldest")
@@ -225,11 +226,11 @@ struct AsyncValuesTests {
             for await _ in Self.endless(runs, sending: [1]).values { break }
             let endless = Self.endless(runs)
             let consumer = Task { for await _ in endless.values {} }
-            #expect(await eventually { runs.started == 3 })
+            #expect(await eventuallyPolling { runs.started == 3 })
             consumer.cancel()
             #expect(await value(of: consumer) != nil)
         }
-        #expect(await eventually { runs.alive == 0 })
+        #expect(await eventuallyPolling { runs.alive == 0 })
         #expect(runs.ended == 3)
     }
 
@@ -243,7 +244,7 @@ struct AsyncValuesTests {
             for await _ in producer.values { break }
         }
         #expect(tracker.created == 10)
-        #expect(await eventually { tracker.live == 0 })
+        #expect(await eventuallyPolling { tracker.live == 0 })
     }
 
     @Test("R8: releasing a signal's iterator detaches its observer, so an unreachable signal tears down")
@@ -286,6 +287,6 @@ struct AsyncValuesTests {
             input.sendCompleted()
             #expect(await value(of: reading) == [1])
         }
-        #expect(await eventually { weakLifetime.value?.isFreed == true })
+        #expect(await eventuallyPolling { weakLifetime.value?.isFreed == true })
     }
 }

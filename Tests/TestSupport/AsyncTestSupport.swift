@@ -77,11 +77,26 @@ public final class WeakReference: Sendable {
     public var isFreed: Bool { box.withLock { $0.object == nil } }
 }
 
-/// The value of `task` if it finishes within `seconds`, else `nil` (and the task is cancelled).
+/// Waits until `condition` holds, checking it every millisecond, at most `polls` times.
+///
+/// Like the async `eventually`, but bounded by a number of checks rather than by a wall-clock deadline:
+/// while other tests saturate the cooperative thread pool (Thread Sanitizer runs on 2 cores), the
+/// waiting task is not resumed and uses up no checks, so a starved pool cannot fail the test, and a
+/// condition that never holds still ends the wait (after at least `polls` milliseconds).
+public func eventuallyPolling(polls: Int = 60_000, _ condition: @Sendable () -> Bool) async -> Bool {
+    for _ in 0..<polls {
+        if condition() { return true }
+        try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+    return condition()
+}
+
+/// The value of `task` if it finishes within `polls` checks (see `eventuallyPolling`), else `nil`,
+/// and the task is then cancelled.
 ///
 /// Keeps a test bounded when the code under test fails to end a task: the test then reports a
 /// failure instead of hanging (the stuck task is leaked).
-public func value<Success: Sendable>(of task: Task<Success, Never>, within seconds: Double = 30) async -> Success? {
+public func value<Success: Sendable>(of task: Task<Success, Never>, polls: Int = 60_000) async -> Success? {
     let result = Locked<Success?>(nil)
     let finished = Locked(false)
     Task {
@@ -89,7 +104,7 @@ public func value<Success: Sendable>(of task: Task<Success, Never>, within secon
         result.value = value
         finished.value = true
     }
-    guard await eventually(seconds: seconds, { finished.value }) else {
+    guard await eventuallyPolling(polls: polls, { finished.value }) else {
         task.cancel()
         return nil
     }
