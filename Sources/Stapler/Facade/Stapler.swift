@@ -101,7 +101,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
         request: @escaping @Sendable (_ offset: Int, _ size: Int) async throws(ResponseError) -> Response
     ) {
         self.init(pageSize: pageSize, deliveringOn: scheduler) { offset, size in
-            SignalProducer.performing { () async throws(ResponseError) in try await request(offset, size) }
+            SignalProducer { () async throws(ResponseError) in try await request(offset, size) }
         }
     }
 
