@@ -87,12 +87,36 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     /// order of change events always agree. `makeEvent` runs even if the signal has terminated; its
     /// event is then dropped.
     ///
+    /// The same lock that accepts the event also finds its first recipient, so delivering a value to one
+    /// observer takes two lock round trips (accept, then finish) and no reference counting of the entry.
+    ///
     /// - Returns: Whether the event was accepted (the signal had not terminated).
     @inlinable
     @discardableResult
     func send(whileLocked makeEvent: () throws -> Event?) rethrows -> Bool {
-        let (accepted, drain) = try stage(makeEvent)
-        drain?.run()
+        var cursor: DrainCursor?
+        var recipient: Unmanaged<Entry>?
+        let accepted = try state.withLock { state -> Bool in
+            guard let event = try makeEvent() else { return false }
+            guard case .alive = state.status else { return false }
+            state.sequence &+= 1
+            if event.isTerminating {
+                state.status = .terminating(sequence: state.sequence)
+            }
+            let delivery = Delivery(event: event, sequence: state.sequence, target: nil)
+            guard !state.isDelivering else {
+                state.pending.append(delivery)
+                return true
+            }
+            state.isDelivering = true
+            var drainer = DrainCursor(delivery: delivery, observers: state.observers)
+            recipient = drainer.next(in: &state)
+            cursor = drainer
+            return true
+        }
+        if var cursor {
+            deliver(&cursor, from: recipient)
+        }
         return accepted
     }
 
@@ -151,45 +175,81 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     /// Only the thread that set `isDelivering` runs this, so deliveries never overlap.
     @inlinable
     func drain(from first: Delivery, observers snapshot: ContiguousArray<Entry>) {
-        var delivery = first
-        var observers = snapshot
-        var index = 0
-        var endsLifetime = false
-        while true {
-            let recipient: Entry? = state.withLock { state in
-                while true {
-                    if let target = delivery.target {
-                        if index == 0 {
-                            index = 1
-                            if target.isActive { return target }
-                        }
-                    } else {
-                        while index < observers.count {
-                            let entry = observers[index]
-                            index += 1
-                            if entry.isActive && entry.firstSequence <= delivery.sequence {
-                                return entry
-                            }
-                        }
-                        if delivery.event.isTerminating, case .terminating = state.status {
-                            state.terminate(with: delivery.event)
-                            endsLifetime = true
-                        }
-                    }
-                    guard let next = state.pending.popFirst() else {
-                        state.isDelivering = false
-                        return nil
-                    }
-                    delivery = next
-                    observers = state.observers
-                    index = 0
-                }
-            }
-            guard let recipient else { break }
-            recipient.observer.send(delivery.event)
+        var cursor = DrainCursor(delivery: first, observers: snapshot)
+        let recipient = state.withLock { cursor.next(in: &$0) }
+        deliver(&cursor, from: recipient)
+    }
+
+    /// Calls `recipient` with the cursor's event, then every later recipient the cursor finds, one lock
+    /// round trip each, until the queue is empty; then ends the lifetime if the signal terminated.
+    ///
+    /// No lock is held during a callout. The entries are unretained: the cursor's snapshot of the
+    /// observers (or its delivery's target) keeps each one alive until the cursor moves past it.
+    @inlinable
+    func deliver(_ cursor: inout DrainCursor, from recipient: Unmanaged<Entry>?) {
+        var recipient = recipient
+        while let current = recipient {
+            let event = cursor.delivery.event
+            current._withUnsafeGuaranteedRef { $0.observer.send(event) }
+            recipient = state.withLock { cursor.next(in: &$0) }
         }
-        if endsLifetime {
+        if cursor.endsLifetime {
             lifetime.ender.dispose()
+        }
+    }
+
+    /// Where the draining thread stands: the delivery under way, the observers it goes to, and the next
+    /// one to look at.
+    @usableFromInline
+    struct DrainCursor {
+        @usableFromInline var delivery: Delivery
+        /// The observers attached when the delivery started; it also keeps their entries alive.
+        @usableFromInline var observers: ContiguousArray<Entry>
+        @usableFromInline var index = 0
+        /// Whether a terminal event was delivered, so the lifetime must end once the drain is over.
+        @usableFromInline var endsLifetime = false
+
+        @inlinable
+        init(delivery: Delivery, observers: ContiguousArray<Entry>) {
+            self.delivery = delivery
+            self.observers = observers
+        }
+
+        /// Call under the lock: the next active observer of the current delivery, moving on to queued
+        /// deliveries when it has none left; `nil` when the queue is empty, and the signal is then idle.
+        ///
+        /// An observer that was detached before its turn is skipped, and so is one attached after the
+        /// delivery's event was accepted.
+        @inlinable
+        mutating func next(in state: inout State) -> Unmanaged<Entry>? {
+            while true {
+                if let target = delivery.target {
+                    if index == 0 {
+                        index = 1
+                        if target.isActive { return Unmanaged.passUnretained(target) }
+                    }
+                } else {
+                    while index < observers.count {
+                        let entry = Unmanaged.passUnretained(observers[index])
+                        index += 1
+                        let isRecipient = entry._withUnsafeGuaranteedRef {
+                            $0.isActive && $0.firstSequence <= delivery.sequence
+                        }
+                        if isRecipient { return entry }
+                    }
+                    if delivery.event.isTerminating, case .terminating = state.status {
+                        state.terminate(with: delivery.event)
+                        endsLifetime = true
+                    }
+                }
+                guard let next = state.pending.popFirst() else {
+                    state.isDelivering = false
+                    return nil
+                }
+                delivery = next
+                observers = state.observers
+                index = 0
+            }
         }
     }
 
