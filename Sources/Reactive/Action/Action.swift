@@ -18,11 +18,13 @@
 /// save.apply("again").start()  // fails with .disabled while the first runs
 /// ```
 public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>: Sendable {
-    private let execute: @Sendable (Input) -> SignalProducer<Output, Error>
-    private let executing: PropertyStorage<Bool>
-    private let enabledIf: Property<Bool>
-    private let outputs: Outputs
-    private let lifetime: Lifetime
+    // Internal rather than private so that `apply(_:)` can be inlined and specialized in the caller's
+    // module: run unspecialized, each execution spent most of its time looking up generic metadata.
+    @usableFromInline let execute: @Sendable (Input) -> SignalProducer<Output, Error>
+    @usableFromInline let executing: PropertyStorage<Bool>
+    @usableFromInline let enabledIf: Property<Bool>
+    @usableFromInline let outputs: Outputs
+    @usableFromInline let lifetime: Lifetime
     private let lifetimeToken: Lifetime.Token
 
     /// Whether a run is in progress.
@@ -53,9 +55,21 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     /// - Parameters:
     ///   - enabledIf: Read once, atomically with the start of each run.
     ///   - execute: Makes the work of one run from its input.
-    public init(
+    @inlinable
+    public convenience init(
         enabledIf: Property<Bool>,
         execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>
+    ) {
+        // The output pipes are made here, inlined in the caller's module, so that sending into them runs
+        // code specialized for `Output` and `Error` rather than generic code.
+        self.init(enabledIf: enabledIf, execute: execute, outputs: Outputs())
+    }
+
+    @usableFromInline
+    init(
+        enabledIf: Property<Bool>,
+        execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>,
+        outputs: Outputs
     ) {
         let executing = PropertyStorage(false)
         let isExecuting = Property<Bool>(storage: executing, retaining: [], feed: nil)
@@ -64,11 +78,12 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
         self.enabledIf = enabledIf
         self.isExecuting = isExecuting
         self.isEnabled = enabledIf.combineLatest(isExecuting).map { $0 && !$1 }
-        self.outputs = Outputs()
+        self.outputs = outputs
         (lifetime, lifetimeToken) = Lifetime.make()
     }
 
     /// Creates an action that is enabled whenever no run is in progress.
+    @inlinable
     public convenience init(execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>) {
         self.init(enabledIf: Property(value: true), execute: execute)
     }
@@ -78,6 +93,7 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     /// The start fails at once with ``ActionError/disabled`` if the action is executing or disabled;
     /// otherwise it runs the work, forwarding its events (a failure as
     /// `ActionError.producerFailed(_:)`). Disposing the start interrupts the work.
+    @inlinable
     public func apply(_ input: Input) -> SignalProducer<Output, ActionError<Error>> {
         SignalProducer { [execute, executing, enabledIf, outputs, lifetime] observer, runLifetime in
             let started = executing.transition { isExecuting in
@@ -116,17 +132,22 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     }
 
     /// The pipes that carry every run's outputs; released with the action, which ends them.
-    private final class Outputs: Sendable {
-        let events = Signal<Signal<Output, Error>.Event, Never>.pipe()
-        let values = Signal<Output, Never>.pipe()
-        let errors = Signal<Error, Never>.pipe()
-        let completed = Signal<Void, Never>.pipe()
-        let disabled = Signal<Void, Never>.pipe()
+    @usableFromInline
+    final class Outputs: Sendable {
+        @usableFromInline let events = Signal<Signal<Output, Error>.Event, Never>.pipe()
+        @usableFromInline let values = Signal<Output, Never>.pipe()
+        @usableFromInline let errors = Signal<Error, Never>.pipe()
+        @usableFromInline let completed = Signal<Void, Never>.pipe()
+        @usableFromInline let disabled = Signal<Void, Never>.pipe()
+
+        @inlinable
+        init() {}
     }
 }
 
 extension Action where Input == Void {
     /// A producer whose every start tries to run the action; see `apply(_:)`.
+    @inlinable
     public func apply() -> SignalProducer<Output, ActionError<Error>> {
         apply(())
     }
