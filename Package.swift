@@ -23,10 +23,16 @@ let package = Package(
     targets: [
         .target(name: "Reactive", swiftSettings: librarySettings),
         .target(name: "Stapler", dependencies: ["Reactive"], swiftSettings: librarySettings),
-        .executableTarget(name: "Demo", dependencies: ["Stapler"], path: "Demo"),
+        .executableTarget(name: "Demo", dependencies: ["Stapler", "Reactive"], path: "Demo"),
         .target(name: "TestSupport", dependencies: ["Reactive"], path: "Tests/TestSupport"),
-        .testTarget(name: "ReactiveTests", dependencies: ["Reactive", "TestSupport"]),
+        // Counts the test thread's heap allocations (interposes malloc; compiled out under sanitizers), for
+        // the test that delivery allocates nothing. Only the reactive tests link it.
+        .target(name: "MallocCounter", path: "Tests/MallocCounter"),
+        .testTarget(name: "ReactiveTests", dependencies: ["Reactive", "TestSupport", "MallocCounter"]),
         .testTarget(name: "StaplerTests", dependencies: ["Stapler", "TestSupport"]),
+        // Runs the built Demo binary against Tests/Fixtures/paging_server.py; depending on the Demo
+        // target makes `swift test` build it first.
+        .testTarget(name: "DemoIntegrationTests", dependencies: ["Demo", "Stapler", "Reactive"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,8 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for module in Reactive Stapler; do
+    # Keep the graphs between runs: a module that is up to date does not recompile, so it would not
+    # emit them again; a module that recompiles overwrites its own.
     graphs=".build-docs/symbol-graphs-$module"
-    rm -rf "$graphs" && mkdir -p "$graphs"
+    mkdir -p "$graphs"
     swift build --target "$module" --scratch-path .build-docs \
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs"
     docc convert "Sources/$module/$module.docc" \

@@ -20,11 +20,15 @@ import Reactive
 ///   `errorLoadingMore`, keeps every item and reaches ``errorsAfterFirstPage``. ``retry()`` requests the
 ///   failed page again with the same key; nothing else does (no automatic retry).
 /// - **Bad responses never trap** (see ``PagingError``), and nothing loaded is lost.
-/// - **Consistent, ordered notifications.** Every property changes together with the others (an
-///   observer of one reads the new values of all), change events arrive with the snapshot they describe,
-///   and an observer may call any method of the paginator; its calls take effect at once and their
-///   notifications queue behind the current ones, so even a synchronous source paging from inside an
-///   observer keeps a bounded stack.
+/// - **Consistent, ordered notifications.** The paginator's notifications form one ordered stream:
+///   while an observer is notified of a change, every property holds exactly that change's values (an
+///   observer of `state` reads the matching `items`), whatever other threads do; change events arrive
+///   with the snapshot they describe; an action hears its first page's outcome after that page's
+///   notifications. An observer may call any method of the paginator: the call takes effect at once
+///   (the next call sees it) and its notifications queue behind the current ones, so even a synchronous
+///   source paging from inside an observer keeps a bounded stack. A call from another thread during a
+///   delivery enqueues its notifications and returns; the delivering thread delivers them (so an
+///   observer must not block waiting for another thread's paginator change: observe it instead).
 /// - **Thread safety.** Every method may be called from any thread; sources may answer on any thread.
 /// - **Lifetime.** Releasing the paginator disposes the load in flight.
 public final class Paginator<
@@ -47,7 +51,10 @@ public final class Paginator<
     public let total: Property<Int?>
     /// Whether the end of the list was reached.
     public let isEndReached: Property<Bool>
-    /// The metadata of the latest applied page.
+    /// The query of the current generation: the one the latest ``refresh(query:)`` gave (even while its
+    /// first page loads), or the one a ``cancel()`` of that refresh restored.
+    public let query: Property<Query>
+    /// The metadata of the latest applied page; it changes each time a page is applied, and only then.
     public let metadata: Property<Metadata?>
     /// Whether to show the "loading more" footer; see ``PagingSnapshot/showsNextPageIndicator``.
     public let showsNextPageIndicator: Property<Bool>
@@ -72,12 +79,18 @@ public final class Paginator<
     ///     `prefetchDistance`); defaults to `pageSize / 2`.
     ///   - deduplication: When given, an item already loaded is dropped from later pages (and repeats
     ///     within a page); the next key still counts what the server sent. See ``Deduplication``.
+    ///   - scheduler: When given, every notification is delivered on it, in order, and every property
+    ///     takes its new value there, together with its notification: with `QueueScheduler.main`, a UI
+    ///     reads and hears every change on the main queue and never sees a value ahead of its
+    ///     notification. Methods may still be called from any thread. By default notifications run on
+    ///     the thread that caused them (the caller's, or the thread a response arrived on).
     public init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int,
         query: Query,
         prefetchDistance: Int? = nil,
-        deduplication: Deduplication<Item>? = nil
+        deduplication: Deduplication<Item>? = nil,
+        deliveringOn scheduler: (any Scheduler)? = nil
     ) {
         guard pageSize >= 1 else {
             fatalError("Paginator: pageSize must be at least 1, got \(pageSize)")
@@ -88,15 +101,18 @@ public final class Paginator<
         }
         self.prefetchDistance = distance
         let engine = PagingEngine(
-            source: source, pageSize: pageSize, query: query, identity: deduplication?.identify, deliver: nil)
+            source: source, pageSize: pageSize, query: query, identity: deduplication?.identify,
+            deliveryScheduler: scheduler)
         self.engine = engine
         snapshot = engine.property { $0 }
         state = engine.property({ $0.state }, skipping: { $0.name == $1.name && $0.error == nil && $1.error == nil })
-        items = engine.property({ $0.items }, skipping: { $0.count == $1.count && $0.chain === $1.chain })
+        items = engine.property(
+            { $0.items }, skipping: { $0.count == $1.count && ($0.isEmpty || $0.chain === $1.chain) })
         pages = engine.property({ $0.pages }, skipping: ==)
         total = engine.property({ $0.total }, skipping: ==)
         isEndReached = engine.property({ $0.isEndReached }, skipping: ==)
-        metadata = engine.property { $0.metadata }
+        metadata = engine.property({ $0.metadata }, changingWhen: \.appliesPage)
+        self.query = engine.queryProperty(initial: query)
         showsNextPageIndicator = engine.property({ $0.showsNextPageIndicator }, skipping: ==)
         presentation = engine.property({ ListPresentation($0) }, skipping: { $0.hasSameShape(as: $1) })
         updates = engine.signal { $0.itemsUpdate }
@@ -148,8 +164,9 @@ public final class Paginator<
 
     /// Requests the failed page again, with the same key and query.
     ///
-    /// In `errorLoadingMore` it loads the page that failed; in `errorRefreshing` the first page. In any
-    /// other state it does nothing.
+    /// In `errorLoadingMore` it loads the page that failed; in `errorRefreshing` the first page; in
+    /// `noData` it reloads the list, like ``refresh()`` (TIPagination's "try again" on an empty list). In
+    /// any other state it does nothing: a list with data never re-requests a page on its own.
     public func retry() {
         engine.send(.retry)
     }
@@ -173,14 +190,16 @@ extension Paginator where Query == Void {
     ///   - pageSize: How many items to ask for per page; at least 1.
     ///   - prefetchDistance: How close to the end ``preload(index:)`` starts the next page.
     ///   - deduplication: Drops items already loaded when given.
+    ///   - scheduler: Delivers every notification on it when given.
     public convenience init(
         source: PageSource<Item, Key, Void, Metadata, Failure>,
         pageSize: Int,
         prefetchDistance: Int? = nil,
-        deduplication: Deduplication<Item>? = nil
+        deduplication: Deduplication<Item>? = nil,
+        deliveringOn scheduler: (any Scheduler)? = nil
     ) {
         self.init(
             source: source, pageSize: pageSize, query: (), prefetchDistance: prefetchDistance,
-            deduplication: deduplication)
+            deduplication: deduplication, deliveringOn: scheduler)
     }
 }

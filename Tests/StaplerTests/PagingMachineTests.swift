@@ -82,7 +82,7 @@ struct PagingMachineTests {
             .loadedNegativeTotal: "errorRefreshing", .failed: "errorRefreshing", .interrupted: "uninitialized",
         ],
         .errorRefreshing: [.refresh: "refreshing", .refreshWithQuery: "refreshing", .retry: "refreshing"],
-        .noData: [.refresh: "refreshing", .refreshWithQuery: "refreshing"],
+        .noData: [.refresh: "refreshing", .refreshWithQuery: "refreshing", .retry: "refreshing"],
         .data: [
             .refresh: "refreshing", .refreshWithQuery: "refreshing", .loadNext: "loadingMore",
             .loadNextRetrying: "loadingMore", .preloadLastRow: "loadingMore",

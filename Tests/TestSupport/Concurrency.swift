@@ -28,7 +28,7 @@ public func raceFromBarrier(threads: Int, _ body: @escaping @Sendable (_ thread:
 /// A `false` result means a deadlock (the stuck thread is leaked, but the suite reports a failure
 /// instead of hanging CI).
 public func finishesWithin(
-    seconds: Double = 5,
+    seconds: Double = 10,
     stackSize: Int? = nil,
     _ body: @escaping @Sendable () -> Void
 ) -> Bool {

@@ -18,11 +18,16 @@
 /// save.apply("again").start()  // fails with .disabled while the first runs
 /// ```
 public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>: Sendable {
-    // Internal rather than private so that `apply(_:)` can be inlined and specialized in the caller's
-    // module: run unspecialized, each execution spent most of its time looking up generic metadata.
-    @usableFromInline let execute: @Sendable (Input) -> SignalProducer<Output, Error>
+    /// Reads the enabling condition and, if it holds, returns how to make the work of a run.
+    ///
+    /// Called under the lock of `executing`, so the check and the start are one atomic step: it only
+    /// reads a property (no user code), and the work is made after unlocking.
+    ///
+    /// Internal rather than private, like the stored properties below, so that `apply(_:)` can be
+    /// inlined and specialized in the caller's module: run as generic code inside Reactive, an execution
+    /// spent most of its time looking up generic metadata.
+    @usableFromInline let admit: @Sendable () -> (@Sendable (Input) -> SignalProducer<Output, Error>)?
     @usableFromInline let executing: PropertyStorage<Bool>
-    @usableFromInline let enabledIf: Property<Bool>
     @usableFromInline let outputs: Outputs
     @usableFromInline let lifetime: Lifetime
     private let lifetimeToken: Lifetime.Token
@@ -61,31 +66,82 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
         execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>
     ) {
         // The output pipes are made here, inlined in the caller's module, so that sending into them runs
-        // code specialized for `Output` and `Error` rather than generic code.
-        self.init(enabledIf: enabledIf, execute: execute, outputs: Outputs())
-    }
-
-    @usableFromInline
-    init(
-        enabledIf: Property<Bool>,
-        execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>,
-        outputs: Outputs
-    ) {
-        let executing = PropertyStorage(false)
-        let isExecuting = Property<Bool>(storage: executing, retaining: [], feed: nil)
-        self.execute = execute
-        self.executing = executing
-        self.enabledIf = enabledIf
-        self.isExecuting = isExecuting
-        self.isEnabled = enabledIf.combineLatest(isExecuting).map { $0 && !$1 }
-        self.outputs = outputs
-        (lifetime, lifetimeToken) = Lifetime.make()
+        // code specialized for `Output` and `Error`.
+        self.init(enabledIf: enabledIf, outputs: Outputs()) { enabledIf.value ? execute : nil }
     }
 
     /// Creates an action that is enabled whenever no run is in progress.
     @inlinable
     public convenience init(execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>) {
         self.init(enabledIf: Property(value: true), execute: execute)
+    }
+
+    /// Creates an action whose runs each get the value of `state` at the moment they start, and that
+    /// is enabled whenever `isEnabled` holds for that value and no run is in progress.
+    ///
+    /// The state a run receives is the very value the enabling check accepted: the check and the start
+    /// are one atomic step, even while other threads change `state`.
+    ///
+    /// ```swift
+    /// let page = MutableProperty(1)
+    /// let load = Action(state: Property(page), enabledIf: { $0 > 0 }) { page, size in api.load(page, size) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - state: The state the runs read.
+    ///   - isEnabled: Decides from a state value whether the action is enabled. It runs when `state`
+    ///     changes, on the changing thread, with no lock held.
+    ///   - execute: Makes the work of one run from the state and the input.
+    public convenience init<State: Sendable>(
+        state: Property<State>,
+        enabledIf isEnabled: @escaping @Sendable (State) -> Bool,
+        execute: @escaping @Sendable (State, Input) -> SignalProducer<Output, Error>
+    ) {
+        // Each state value travels with its verdict, so one atomic read gives both.
+        let gate = state.map { (state: $0, isEnabled: isEnabled($0)) }
+        self.init(enabledIf: gate.map(\.isEnabled), outputs: Outputs()) {
+            let current = gate.value
+            guard current.isEnabled else { return nil }
+            return { input in execute(current.state, input) }
+        }
+    }
+
+    /// Creates an action whose runs each get the value of `state` at the moment they start; it is
+    /// enabled whenever no run is in progress.
+    ///
+    /// - Parameters:
+    ///   - state: The state the runs read.
+    ///   - execute: Makes the work of one run from the state and the input.
+    public convenience init<State: Sendable>(
+        state: Property<State>,
+        execute: @escaping @Sendable (State, Input) -> SignalProducer<Output, Error>
+    ) {
+        self.init(state: state, enabledIf: { _ in true }, execute: execute)
+    }
+
+    /// Creates an action over the state of a mutable property; see `init(state:enabledIf:execute:)`.
+    public convenience init<State: Sendable>(
+        state: MutableProperty<State>,
+        enabledIf isEnabled: @escaping @Sendable (State) -> Bool,
+        execute: @escaping @Sendable (State, Input) -> SignalProducer<Output, Error>
+    ) {
+        self.init(state: Property(state), enabledIf: isEnabled, execute: execute)
+    }
+
+    @usableFromInline
+    init(
+        enabledIf: Property<Bool>,
+        outputs: Outputs,
+        admit: @escaping @Sendable () -> (@Sendable (Input) -> SignalProducer<Output, Error>)?
+    ) {
+        let executing = PropertyStorage(false)
+        let isExecuting = Property<Bool>(storage: executing, retaining: [], feed: nil)
+        self.admit = admit
+        self.executing = executing
+        self.isExecuting = isExecuting
+        self.isEnabled = enabledIf.combineLatest(isExecuting).map { $0 && !$1 }
+        self.outputs = outputs
+        (lifetime, lifetimeToken) = Lifetime.make()
     }
 
     /// A producer whose every start tries to run the action with `input`.
@@ -95,18 +151,20 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     /// `ActionError.producerFailed(_:)`). Disposing the start interrupts the work.
     @inlinable
     public func apply(_ input: Input) -> SignalProducer<Output, ActionError<Error>> {
-        SignalProducer { [execute, executing, enabledIf, outputs, lifetime] observer, runLifetime in
-            let started = executing.transition { isExecuting in
-                guard !isExecuting, enabledIf.value else { return false }
+        SignalProducer { [admit, executing, outputs, lifetime] observer, runLifetime in
+            var make: (@Sendable (Input) -> SignalProducer<Output, Error>)?
+            executing.transition { isExecuting in
+                guard !isExecuting, let admitted = admit() else { return false }
+                make = admitted
                 isExecuting = true
                 return true
             }
-            guard started else {
+            guard let make else {
                 outputs.disabled.input.send(value: ())
                 observer.send(error: .disabled)
                 return
             }
-            let work = execute(input).start { event in
+            let work = make(input).start { event in
                 outputs.events.input.send(value: event)
                 switch event {
                 case .value(let value):

@@ -1,13 +1,15 @@
 /// A first-in, first-out queue with O(1) amortised `append` and `popFirst`.
 ///
 /// Its storage is kept when it empties, so a signal that queues reentrant events now and then does
-/// not allocate again on every burst.
+/// not allocate again on every burst. `popFirst()` moves the element out: the queue keeps no reference
+/// to it, so its owner decides where the element is released (a signal releases events, whose deinit
+/// may be user code, only after unlocking).
 @usableFromInline
 package struct FIFOQueue<Element> {
     @inlinable
     package init() {}
 
-    @usableFromInline var storage: [Element] = []
+    @usableFromInline var storage: [Element?] = []
     @usableFromInline var head = 0
 
     @inlinable
@@ -24,7 +26,7 @@ package struct FIFOQueue<Element> {
     @inlinable
     package mutating func popFirst() -> Element? {
         guard head < storage.count else { return nil }
-        let element = storage[head]
+        let element = storage[head].take()
         head += 1
         if head == storage.count {
             storage.removeAll(keepingCapacity: true)

@@ -8,8 +8,10 @@
 ///   thread or another) is queued and delivered after the current one, in FIFO order, by the thread
 ///   that is delivering; `send` never blocks on an observer. The drain is iterative, so the stack does
 ///   not grow.
-/// - **Disposal.** Once an observation's `dispose()` returns, no callout to that observer starts
-///   (one already running on another thread may finish).
+/// - **Disposal.** Once an observation's `dispose()` returns, no callout to that observer starts,
+///   except the one a delivering thread had already committed to when the dispose came from another
+///   thread (never more than one); a callout already running may finish. The observer's handler is
+///   released on disposal and on the terminal event.
 /// - **Order of attachment.** An observer receives exactly the events sent after its `observe` call.
 /// - **Lifetime.** A signal whose input has been released, or whose output nobody holds and nobody
 ///   observes, tears itself down: it interrupts and releases its observers and resources.
@@ -61,7 +63,7 @@ public final class Signal<Value: Sendable, Error: Swift.Error>: Sendable {
     /// (`interrupted` for a signal that was torn down).
     ///
     /// - Returns: A disposable that stops the delivery. Once its `dispose()` returns, no callout to
-    ///   `observer` starts.
+    ///   `observer` starts, save the one a delivering thread on another thread had already committed to.
     /// - Complexity: O(1) amortised; disposing is O(observers).
     @inlinable
     @discardableResult

@@ -42,12 +42,42 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
         }
 
         /// Moves to `terminated`, dropping observers and queued events.
+        ///
+        /// - Returns: What was dropped; the caller releases it after unlocking (see ``Retired``).
         @inlinable
-        mutating func terminate(with event: Event) {
+        mutating func terminate(with event: Event) -> Retired {
             status = .terminated(event)
-            observers.removeAll()
-            pending.removeAll()
+            let retired = Retired(observers: observers, pending: pending)
+            observers = []
+            pending = FIFOQueue()
+            return retired
         }
+    }
+
+    /// Observers and events a critical section let go of, to be released after unlocking: releasing an
+    /// event's value or an observer's handler can run a `deinit`, which is user code and may call back
+    /// into this signal.
+    @usableFromInline
+    struct Retired {
+        @usableFromInline let observers: ContiguousArray<Entry>
+        @usableFromInline let pending: FIFOQueue<Delivery>
+
+        @inlinable
+        init(observers: ContiguousArray<Entry>, pending: FIFOQueue<Delivery>) {
+            self.observers = observers
+            self.pending = pending
+        }
+    }
+
+    /// What the drainer does after one critical section.
+    @usableFromInline
+    enum DrainStep {
+        /// Call this observer with the current event.
+        case deliver(Signal<Value, Error>.Observer)
+        /// The current event or snapshot was replaced: release the old one, then look again.
+        case next
+        /// The queue is empty and the signal idle.
+        case done
     }
 
     @usableFromInline
@@ -87,36 +117,12 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     /// order of change events always agree. `makeEvent` runs even if the signal has terminated; its
     /// event is then dropped.
     ///
-    /// The same lock that accepts the event also finds its first recipient, so delivering a value to one
-    /// observer takes two lock round trips (accept, then finish) and no reference counting of the entry.
-    ///
     /// - Returns: Whether the event was accepted (the signal had not terminated).
     @inlinable
     @discardableResult
     func send(whileLocked makeEvent: () throws -> Event?) rethrows -> Bool {
-        var cursor: DrainCursor?
-        var recipient: Unmanaged<Entry>?
-        let accepted = try state.withLock { state -> Bool in
-            guard let event = try makeEvent() else { return false }
-            guard case .alive = state.status else { return false }
-            state.sequence &+= 1
-            if event.isTerminating {
-                state.status = .terminating(sequence: state.sequence)
-            }
-            let delivery = Delivery(event: event, sequence: state.sequence, target: nil)
-            guard !state.isDelivering else {
-                state.pending.append(delivery)
-                return true
-            }
-            state.isDelivering = true
-            var drainer = DrainCursor(delivery: delivery, observers: state.observers)
-            recipient = drainer.next(in: &state)
-            cursor = drainer
-            return true
-        }
-        if var cursor {
-            deliver(&cursor, from: recipient)
-        }
+        let (accepted, drain) = try stage(makeEvent)
+        drain?.run()
         return accepted
     }
 
@@ -172,83 +178,80 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
 
     /// Delivers `first`, then every queued event, until the queue is empty.
     ///
-    /// Only the thread that set `isDelivering` runs this, so deliveries never overlap.
+    /// Only the thread that set `isDelivering` runs this, so deliveries never overlap. Each critical
+    /// section replaces the current event or snapshot at most once and hands the old one to a local
+    /// that is cleared after unlocking, so no value or handler is ever released under the lock.
     @inlinable
     func drain(from first: Delivery, observers snapshot: ContiguousArray<Entry>) {
-        var cursor = DrainCursor(delivery: first, observers: snapshot)
-        let recipient = state.withLock { cursor.next(in: &$0) }
-        deliver(&cursor, from: recipient)
-    }
-
-    /// Calls `recipient` with the cursor's event, then every later recipient the cursor finds, one lock
-    /// round trip each, until the queue is empty; then ends the lifetime if the signal terminated.
-    ///
-    /// No lock is held during a callout. The entries are unretained: the cursor's snapshot of the
-    /// observers (or its delivery's target) keeps each one alive until the cursor moves past it.
-    @inlinable
-    func deliver(_ cursor: inout DrainCursor, from recipient: Unmanaged<Entry>?) {
-        var recipient = recipient
-        while let current = recipient {
-            let event = cursor.delivery.event
-            current._withUnsafeGuaranteedRef { $0.observer.send(event) }
-            recipient = state.withLock { cursor.next(in: &$0) }
-        }
-        if cursor.endsLifetime {
-            lifetime.ender.dispose()
-        }
-    }
-
-    /// Where the draining thread stands: the delivery under way, the observers it goes to, and the next
-    /// one to look at.
-    @usableFromInline
-    struct DrainCursor {
-        @usableFromInline var delivery: Delivery
-        /// The observers attached when the delivery started; it also keeps their entries alive.
-        @usableFromInline var observers: ContiguousArray<Entry>
-        @usableFromInline var index = 0
-        /// Whether a terminal event was delivered, so the lifetime must end once the drain is over.
-        @usableFromInline var endsLifetime = false
-
-        @inlinable
-        init(delivery: Delivery, observers: ContiguousArray<Entry>) {
-            self.delivery = delivery
-            self.observers = observers
-        }
-
-        /// Call under the lock: the next active observer of the current delivery, moving on to queued
-        /// deliveries when it has none left; `nil` when the queue is empty, and the signal is then idle.
-        ///
-        /// An observer that was detached before its turn is skipped, and so is one attached after the
-        /// delivery's event was accepted.
-        @inlinable
-        mutating func next(in state: inout State) -> Unmanaged<Entry>? {
-            while true {
+        var delivery = first
+        var observers = snapshot
+        var index = 0
+        var endsLifetime = false
+        var retiredDelivery: Delivery?
+        var retiredObservers: ContiguousArray<Entry> = []
+        var retiredState: Retired?
+        while true {
+            let step = state.withLock { state -> DrainStep in
                 if let target = delivery.target {
                     if index == 0 {
                         index = 1
-                        if target.isActive { return Unmanaged.passUnretained(target) }
+                        if target.isActive, let observer = target.observer { return .deliver(observer) }
                     }
                 } else {
                     while index < observers.count {
-                        let entry = Unmanaged.passUnretained(observers[index])
+                        let entry = observers[index]
                         index += 1
-                        let isRecipient = entry._withUnsafeGuaranteedRef {
-                            $0.isActive && $0.firstSequence <= delivery.sequence
+                        guard entry.isActive && entry.firstSequence <= delivery.sequence else { continue }
+                        guard delivery.event.isTerminating else {
+                            if let observer = entry.observer { return .deliver(observer) }
+                            continue
                         }
-                        if isRecipient { return entry }
+                        // An entry gets one terminal event, then lets go of its handler (the drainer
+                        // releases it after the callout). Marking it served also lets the rescan below
+                        // find the observers that attached during this delivery.
+                        entry.isActive = false
+                        if let observer = entry.observer.take() { return .deliver(observer) }
                     }
                     if delivery.event.isTerminating, case .terminating = state.status {
-                        state.terminate(with: delivery.event)
+                        // Observers attached while the terminal event was being delivered are not in
+                        // the snapshot, and after this point nothing would ever reach them.
+                        if state.observers.contains(where: { $0.isActive }) {
+                            retiredObservers = observers
+                            observers = state.observers
+                            index = 0
+                            return .next
+                        }
+                        retiredState = state.terminate(with: delivery.event)
                         endsLifetime = true
                     }
                 }
                 guard let next = state.pending.popFirst() else {
                     state.isDelivering = false
-                    return nil
+                    return .done
                 }
+                retiredDelivery = delivery
                 delivery = next
+                retiredObservers = observers
                 observers = state.observers
                 index = 0
+                return .next
+            }
+            switch step {
+            case .deliver(let observer):
+                observer.send(delivery.event)
+            case .next:
+                // Released here, with the lock free. Reading them first keeps the optimiser from ending
+                // their lifetimes at the last write, inside the critical section.
+                withExtendedLifetime(retiredDelivery) {}
+                withExtendedLifetime(retiredObservers) {}
+                retiredDelivery = nil
+                retiredObservers = []
+            case .done:
+                withExtendedLifetime(retiredState) {}
+                if endsLifetime {
+                    lifetime.ender.dispose()
+                }
+                return
             }
         }
     }
@@ -260,17 +263,22 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     /// - Parameters:
     ///   - observer: Receives the events.
     ///   - initialEvent: Runs under the lock; the event it returns is delivered to this observer
-    ///     only, before any event accepted later (a property's current value).
+    ///     only, before any event accepted later (a property's current value). On a terminated
+    ///     signal it is delivered before the terminal event.
     /// - Returns: The disposable that detaches the observer.
     @inlinable
     func observe(_ observer: Signal<Value, Error>.Observer, initialEvent: () -> Event? = { nil }) -> any Disposable {
         var late: Event?
+        var lateInitial: Event?
         var first: Delivery?
         let entry = state.withLock { state -> Entry in
             let entry = Entry(observer: observer, core: self)
             switch state.status {
             case .terminated(let event):
                 entry.isActive = false
+                entry.observer = nil
+                // A property whose change signal has ended still has a current value to send first.
+                lateInitial = initialEvent()
                 late = event
             case .terminating(let sequence):
                 entry.firstSequence = sequence
@@ -292,6 +300,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
             return entry
         }
         if let late {
+            if let lateInitial { observer.send(lateInitial) }
             observer.send(late)
         } else if let first {
             drain(from: first, observers: [])
@@ -302,17 +311,21 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     /// Detaches `entry`; tears the signal down if it was the last observer of an unreachable signal.
     @inlinable
     func remove(_ entry: Entry) {
-        let tearsDown = state.withLock { state -> Bool in
-            guard entry.isActive else { return false }
+        // The handler and anything a teardown drops are released after unlocking (see `Retired`).
+        let (released, retired) = state.withLock { state -> (Signal<Value, Error>.Observer?, Retired?) in
+            guard entry.isActive else { return (nil, nil) }
             entry.isActive = false
+            let released = entry.observer.take()
             if let index = state.observers.firstIndex(where: { $0 === entry }) {
                 state.observers.remove(at: index)
             }
-            guard state.observers.isEmpty, !state.hasOutput, case .alive = state.status else { return false }
-            state.terminate(with: .interrupted)
-            return true
+            guard state.observers.isEmpty, !state.hasOutput, case .alive = state.status else {
+                return (released, nil)
+            }
+            return (released, state.terminate(with: .interrupted))
         }
-        if tearsDown {
+        withExtendedLifetime(released) {}
+        if retired != nil {
             lifetime.ender.dispose()
         }
     }
@@ -321,13 +334,12 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     /// observe the signal again, so it tears down.
     @inlinable
     func outputReleased() {
-        let tearsDown = state.withLock { state -> Bool in
+        let retired = state.withLock { state -> Retired? in
             state.hasOutput = false
-            guard state.observers.isEmpty, case .alive = state.status else { return false }
-            state.terminate(with: .interrupted)
-            return true
+            guard state.observers.isEmpty, case .alive = state.status else { return nil }
+            return state.terminate(with: .interrupted)
         }
-        if tearsDown {
+        if retired != nil {
             lifetime.ender.dispose()
         }
     }
@@ -345,7 +357,9 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
 /// One attachment of an observer to a signal, and the disposable that detaches it.
 @usableFromInline
 final class ObserverEntry<Value: Sendable, Error: Swift.Error>: Disposable, @unchecked Sendable {
-    @usableFromInline let observer: Signal<Value, Error>.Observer
+    // Guarded by `core`'s lock. Set to `nil` (and released after unlocking) once the entry is detached
+    // or has received its terminal event, so a kept disposable does not keep the handler alive.
+    @exclusivity(unchecked) @usableFromInline var observer: Signal<Value, Error>.Observer?
     // Strong: a weak reference would move the core's reference counts to a side table and slow down
     // every retain of it. The cycle core -> entry -> core lasts only while the entry is attached.
     @usableFromInline let core: SignalCore<Value, Error>

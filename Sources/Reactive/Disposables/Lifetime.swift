@@ -15,10 +15,27 @@
 /// Ending is thread safe and happens exactly once; the end actions run outside every lock.
 public final class Lifetime: Sendable {
     @usableFromInline let ender: CompositeDisposable
+    /// Whether this is ``empty``, which never ends and so keeps no end action.
+    private let neverEnds: Bool
 
     @usableFromInline
     init(ender: CompositeDisposable) {
         self.ender = ender
+        self.neverEnds = false
+    }
+
+    private init(neverEnding ender: CompositeDisposable) {
+        self.ender = ender
+        self.neverEnds = true
+    }
+
+    /// Creates a lifetime that ends when `composite` is disposed.
+    ///
+    /// End actions added to the lifetime become members of `composite`.
+    ///
+    /// - Parameter composite: Its disposal ends the lifetime (at once if it is already disposed).
+    public convenience init(_ composite: CompositeDisposable) {
+        self.init(ender: composite)
     }
 
     /// Whether the lifetime has ended.
@@ -26,21 +43,31 @@ public final class Lifetime: Sendable {
 
     /// Runs `action` when the lifetime ends, or at once if it has already ended.
     ///
-    /// - Returns: A disposable that cancels the registration (the action then never runs).
+    /// - Returns: A disposable that cancels the registration (the action then never runs), or `nil`
+    ///   if the action already ran or the lifetime never ends (``empty``, which does not keep it).
     @discardableResult
     public func observeEnded(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-        ender.add(action)
+        guard !neverEnds else { return nil }
+        return ender.add(action)
     }
 
     /// Disposes `disposable` when the lifetime ends, or at once if it has already ended.
+    ///
+    /// - Returns: A disposable that cancels the registration, or `nil` (see `observeEnded(_:)`).
     @discardableResult
     public func add(_ disposable: (any Disposable)?) -> (any Disposable)? {
-        ender.add(disposable)
+        guard !neverEnds else { return nil }
+        return ender.add(disposable)
     }
 
     /// Disposes `disposable` when `lifetime` ends; see `add(_:)`.
     public static func += (lifetime: Lifetime, disposable: (any Disposable)?) {
         lifetime.add(disposable)
+    }
+
+    /// Runs `action` when `lifetime` ends; see `observeEnded(_:)`.
+    public static func += (lifetime: Lifetime, action: @escaping @Sendable () -> Void) {
+        lifetime.observeEnded(action)
     }
 
     /// Makes a lifetime that ends when the returned token is released (or `Token.dispose()`d).
@@ -55,6 +82,9 @@ public final class Lifetime: Sendable {
         ender.dispose()
         return Lifetime(ender: ender)
     }
+
+    /// A lifetime that never ends: actions added to it never run, and it does not keep them.
+    public static let empty = Lifetime(neverEnding: CompositeDisposable())
 
     /// The owner's handle on a lifetime made by `Lifetime.make()`: releasing it ends the lifetime.
     public final class Token: Sendable {

@@ -58,6 +58,18 @@ public final class MutableProperty<Value: Sendable>: Sendable {
         try storage.modify(body)
     }
 
+    /// Sets the value to `newValue` and returns the value it replaced, in one atomic step.
+    ///
+    /// Observers are notified once, with `newValue`.
+    ///
+    /// - Parameter newValue: The value to store.
+    /// - Returns: The value the property held just before.
+    @inlinable
+    @discardableResult
+    public func swap(_ newValue: Value) -> Value {
+        storage.swap(newValue)
+    }
+
     deinit {
         storage.complete()
     }

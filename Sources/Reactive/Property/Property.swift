@@ -20,21 +20,30 @@ public final class Property<Value: Sendable>: Sendable {
     // What this property keeps alive: its sources, and the observation that feeds it.
     private let retained: [any Sendable]
     private let feed: (any Disposable)?
+    // A view of a `MutableProperty` shares its storage and must not complete it: the mutable property
+    // does, when it is released.
+    private let ownsStorage: Bool
 
     /// Creates a read-only view of `property`, sharing its value and its notifications.
+    ///
+    /// Releasing the view does not affect `property`.
     public init(_ property: MutableProperty<Value>) {
         storage = property.storage
         signal = property.signal
         retained = [property]
         feed = nil
+        ownsStorage = false
     }
 
     /// Creates a property that always holds `value`.
+    ///
+    /// Its ``producer`` sends `value` then completes; its ``signal`` has completed.
     public init(value: Value) {
         storage = PropertyStorage(value)
         signal = Signal(core: storage.core)
         retained = []
         feed = nil
+        ownsStorage = true
         storage.complete()
     }
 
@@ -65,6 +74,7 @@ public final class Property<Value: Sendable>: Sendable {
         self.signal = Signal(core: storage.core)
         self.retained = retaining
         self.feed = feed
+        self.ownsStorage = true
     }
 
     /// The current value.
@@ -80,7 +90,9 @@ public final class Property<Value: Sendable>: Sendable {
 
     deinit {
         feed?.dispose()
-        storage.complete()
+        if ownsStorage {
+            storage.complete()
+        }
     }
 }
 
@@ -111,9 +123,17 @@ extension Property {
     }
 
     /// A property that changes only when `isEquivalent` says the new value differs from the current one.
+    ///
+    /// `isEquivalent` runs on the thread that changed the source, with no lock held.
     public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Property<Value> {
         let storage = PropertyStorage(value)
-        let feed = producer.startWithValues { storage.set($0, unlessEquivalent: isEquivalent) }
+        let feed = producer.startWithValues { newValue in
+            // Only this feed writes `storage`, one value at a time (serialised delivery), so reading,
+            // comparing and then storing cannot interleave with another write, and the user's
+            // comparator runs outside the property's lock.
+            guard !isEquivalent(storage.value, newValue) else { return }
+            storage.set(newValue)
+        }
         return Property(storage: storage, retaining: [self], feed: feed)
     }
 }
@@ -125,11 +145,48 @@ extension Property where Value: Equatable {
     }
 }
 
+extension Property {
+    /// A property holding this property's value and `other`'s as a pair; see `combineLatest(_:)-(Property<Other>)`.
+    public func combineLatest<Other: Sendable>(_ other: MutableProperty<Other>) -> Property<(Value, Other)> {
+        combineLatest(Property<Other>(other))
+    }
+}
+
 extension MutableProperty {
     /// A read-only property holding `transform` of this property's value; see `Property.map(_:)-(_)`.
     public func map<NewValue: Sendable>(
         _ transform: @escaping @Sendable (Value) -> NewValue
     ) -> Property<NewValue> {
         Property(self).map(transform)
+    }
+
+    /// A read-only property holding the value at `keyPath` of this property's value.
+    public func map<NewValue: Sendable>(_ keyPath: KeyPath<Value, NewValue> & Sendable) -> Property<NewValue> {
+        Property(self).map(keyPath)
+    }
+
+    /// A read-only property holding this property's value and `other`'s as a pair, updated when either
+    /// changes; see `Property.combineLatest(_:)-(Property<Other>)`.
+    public func combineLatest<Other: Sendable>(_ other: Property<Other>) -> Property<(Value, Other)> {
+        Property(self).combineLatest(other)
+    }
+
+    /// A read-only property holding this property's value and `other`'s as a pair, updated when either
+    /// changes.
+    public func combineLatest<Other: Sendable>(_ other: MutableProperty<Other>) -> Property<(Value, Other)> {
+        Property(self).combineLatest(Property<Other>(other))
+    }
+
+    /// A read-only property that changes only when `isEquivalent` says the new value differs from the
+    /// current one; see `Property.skipRepeats(_:)`.
+    public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Property<Value> {
+        Property(self).skipRepeats(isEquivalent)
+    }
+}
+
+extension MutableProperty where Value: Equatable {
+    /// A read-only property that changes only when the new value differs from the current one.
+    public func skipRepeats() -> Property<Value> {
+        Property(self).skipRepeats(==)
     }
 }

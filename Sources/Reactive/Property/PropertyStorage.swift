@@ -50,14 +50,16 @@ final class PropertyStorage<Value: Sendable>: @unchecked Sendable {
         return result!
     }
 
-    /// Stores `newValue` and notifies observers, unless `isEquivalent` says it equals the current value.
+    /// Stores `newValue`, notifies observers, and returns the value it replaced, atomically.
     @inlinable
-    func set(_ newValue: Value, unlessEquivalent isEquivalent: (Value, Value) -> Bool) {
+    func swap(_ newValue: Value) -> Value {
+        var old: Value?
         core.send {
-            guard !isEquivalent(current, newValue) else { return nil }
+            old = current
             current = newValue
             return .value(newValue)
         }
+        return old!
     }
 
     /// Lets `body` change the value atomically; notifies observers only if `body` returns `true`.

@@ -3,10 +3,15 @@ import Reactive
 /// Runs a ``PagingMachine``: serialises its inputs, starts and disposes loads, and publishes snapshots.
 ///
 /// Every input is handled under one lock; the effects run after unlocking: user code (the source's
-/// load closure, observers, action callbacks) never runs under a lock. Snapshots are published in the
-/// order of the transitions that made them, through an outbox: each is staged into every published
-/// property before any observer is notified, so observers always read a consistent set of values, and
-/// calls that observers make back into the paginator queue their notifications behind the current ones.
+/// load closure, observers, action callbacks) never runs under a lock.
+///
+/// Notifications go through an outbox, delivered queue-and-drain like a ``Signal``: the thread that
+/// finds it idle becomes the flusher and delivers every publication and first-page outcome in the order
+/// of the transitions that made them; any other thread, and any call an observer makes back into the
+/// paginator, enqueues and returns. A publication is staged into every published property only when its
+/// turn comes, and its notifications run before the next is staged, so while an observer is notified of
+/// a publication, every property holds exactly that publication's values, whatever other threads do.
+/// The machine itself (and so every method's decision) is always up to date.
 @usableFromInline
 final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>:
     @unchecked Sendable
@@ -17,14 +22,15 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
     // Guarded by `state`'s lock.
     private let state: LockedState<State>
-    // Guarded by `outbox`'s lock: publications not yet staged. Lock order: `state`, then `outbox`.
-    private let outbox = LockedState(FIFOQueue<Publication>())
+    // Guarded by `outbox`'s lock: deliveries not yet made, and whether a thread is making them.
+    // Lock order: `state`, then `outbox`, then the published properties' own locks.
+    private let outbox = LockedState(Outbox())
     // Written only while the owner is being initialised, before the engine is shared.
     private var stagers: [@Sendable (Publication) -> SignalDrain?] = []
 
     private let source: PageSource<Item, Key, Query, Metadata, Failure>
     private let identity: (@Sendable (Item) -> AnyHashable)?
-    private let deliver: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+    private let deliveryScheduler: (any Scheduler)?
 
     /// What the no-op-able calls may skip without taking the lock.
     @usableFromInline let gate = PagingGate()
@@ -37,12 +43,28 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         var waiters: [UInt64: [Waiter]] = [:]
     }
 
+    struct Outbox {
+        var deliveries = FIFOQueue<Delivery>()
+        var isFlushing = false
+    }
+
+    /// What the flusher delivers: a publication to every property and signal, or a first-page outcome
+    /// to the action that waits for it.
+    enum Delivery {
+        case publication(Publication)
+        case outcome(@Sendable () -> Void)
+    }
+
     /// One published change: the snapshot, with the items change and the later-page error that came
     /// with it.
     struct Publication {
         let snapshot: Snapshot
         let itemsUpdate: ItemsUpdate<Item, Metadata>?
         let laterPageError: PagingError<Failure>?
+        /// Whether the transition applied a page.
+        let appliesPage: Bool
+        /// The query of the current generation, when the transition changed it.
+        let newQuery: Query?
     }
 
     /// Creates an engine.
@@ -52,18 +74,18 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     ///   - pageSize: The page size of every request.
     ///   - query: The query of the first generation.
     ///   - identity: Deduplicates items by this identity when given.
-    ///   - deliver: When set, notifications are handed to it (a scheduler hop) instead of running on
-    ///     the calling thread; it must run the closures it is given in order.
+    ///   - deliveryScheduler: When set, publications and first-page outcomes run on it, in order,
+    ///     instead of on the thread that caused them.
     init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int,
         query: Query,
         identity: (@Sendable (Item) -> AnyHashable)?,
-        deliver: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+        deliveryScheduler: (any Scheduler)?
     ) {
         self.source = source
         self.identity = identity
-        self.deliver = deliver
+        self.deliveryScheduler = deliveryScheduler
         state = LockedState(State(machine: Machine(firstKey: source.firstKey, pageSize: pageSize, query: query)))
     }
 
@@ -92,6 +114,33 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             let value = project(publication.snapshot)
             if let isEquivalent, isEquivalent(handle.value, value) { return nil }
             return handle.stage(value)
+        }
+        return property
+    }
+
+    /// A property holding `project` of each snapshot, changing only with publications for which
+    /// `changes` holds (for values that cannot be compared); call only while the owner is initialising.
+    ///
+    /// - Returns: The read-only property.
+    func property<Value: Sendable>(
+        _ project: @escaping @Sendable (Snapshot) -> Value,
+        changingWhen changes: @escaping @Sendable (Publication) -> Bool
+    ) -> Property<Value> {
+        let (property, handle) = PropertyGroup.makeProperty(project(Snapshot.initial))
+        stagers.append { publication in
+            changes(publication) ? handle.stage(project(publication.snapshot)) : nil
+        }
+        return property
+    }
+
+    /// A property holding the query of the current generation; call only while the owner is initialising.
+    ///
+    /// - Parameter initial: The query of the first generation.
+    /// - Returns: The read-only property.
+    func queryProperty(initial: Query) -> Property<Query> {
+        let (property, handle) = PropertyGroup.makeProperty(initial)
+        stagers.append { publication in
+            publication.newQuery.flatMap { handle.stage($0) }
         }
         return property
     }
@@ -139,10 +188,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
     @discardableResult
     private func send(_ input: Machine.Input, waiter: Waiter?) -> UInt64 {
-        var published = false
+        var delivers = false
         var cancelled: SerialDisposable?
         var started: (load: Machine.Load, disposable: SerialDisposable)?
-        var outcomes: [(Waiter, FirstPageOutcome<Failure>)] = []
         let generation = state.withLock { state -> UInt64 in
             let effects = state.machine.handle(input)
             let generation = state.machine.snapshot.generation
@@ -153,16 +201,30 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             gate.update(
                 canLoadNext: state.machine.canLoadNext, canRetryNext: state.machine.canRetryNext,
                 itemCount: state.machine.snapshot.items.count)
+            var deliveries: [Delivery] = []
             if effects.publish || effects.laterPageError != nil {
                 let snapshot = state.machine.snapshot
                 let update = effects.itemsChange.map {
                     ItemsUpdate(
                         previous: $0.previous, items: snapshot.items, change: $0.change, metadata: snapshot.metadata)
                 }
-                let publication = Publication(
-                    snapshot: snapshot, itemsUpdate: update, laterPageError: effects.laterPageError)
-                outbox.withLock { $0.append(publication) }
-                published = true
+                deliveries.append(
+                    .publication(
+                        Publication(
+                            snapshot: snapshot, itemsUpdate: update, laterPageError: effects.laterPageError,
+                            appliesPage: effects.appliesPage,
+                            newQuery: effects.changesQuery ? state.machine.query : nil)))
+            }
+            for (settled, outcome) in effects.firstPageOutcomes {
+                for waiter in state.waiters.removeValue(forKey: settled) ?? [] {
+                    deliveries.append(.outcome { waiter(outcome) })
+                }
+            }
+            if !deliveries.isEmpty {
+                outbox.withLock { box in
+                    for delivery in deliveries { box.deliveries.append(delivery) }
+                }
+                delivers = true
             }
             if let ticket = effects.cancel {
                 cancelled = state.loads.removeValue(forKey: ticket)
@@ -172,46 +234,65 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                 state.loads[load.ticket] = disposable
                 started = (load, disposable)
             }
-            for (settled, outcome) in effects.firstPageOutcomes {
-                for waiter in state.waiters.removeValue(forKey: settled) ?? [] {
-                    outcomes.append((waiter, outcome))
-                }
-            }
             return generation
         }
-        if published {
-            if let deliver {
-                deliver { [self] in flush() }
+        if delivers {
+            if let deliveryScheduler {
+                deliveryScheduler.schedule { [self] in flush() }
             } else {
                 flush()
             }
         }
         cancelled?.dispose()
-        for (waiter, outcome) in outcomes {
-            if let deliver {
-                deliver { waiter(outcome) }
-            } else {
-                waiter(outcome)
-            }
-        }
         if let (load, disposable) = started {
             disposable.inner = source.load(load.request).start(observer(for: load.ticket))
         }
         return generation
     }
 
-    /// Stages every publication in the outbox, in order, then notifies.
+    /// Delivers everything in the outbox, in order, unless another flush is already doing it.
+    ///
+    /// Each publication is staged into every property and its notifications run before the next one is
+    /// staged. A flush that finds another one running (on another thread, or further up this thread's
+    /// stack, when an observer calls back) returns at once: the running flush delivers what it enqueued.
     private func flush() {
-        let drains = outbox.withLock { queue -> [SignalDrain] in
-            var drains: [SignalDrain] = []
-            while let publication = queue.popFirst() {
-                for stage in stagers {
-                    if let drain = stage(publication) { drains.append(drain) }
+        let claimed = outbox.withLock { box -> Bool in
+            guard !box.isFlushing else { return false }
+            box.isFlushing = true
+            return true
+        }
+        guard claimed else { return }
+        while true {
+            let step = outbox.withLock { box -> FlushStep? in
+                guard let delivery = box.deliveries.popFirst() else {
+                    box.isFlushing = false
+                    return nil
+                }
+                switch delivery {
+                case .publication(let publication):
+                    var drains: [SignalDrain] = []
+                    for stage in stagers {
+                        if let drain = stage(publication) { drains.append(drain) }
+                    }
+                    return .notify(drains)
+                case .outcome(let report):
+                    return .report(report)
                 }
             }
-            return drains
+            switch step {
+            case .notify(let drains):
+                for drain in drains { drain() }
+            case .report(let report):
+                report()
+            case nil:
+                return
+            }
         }
-        for drain in drains { drain() }
+    }
+
+    private enum FlushStep {
+        case notify([SignalDrain])
+        case report(@Sendable () -> Void)
     }
 
     /// The observer of the load with `ticket`: it turns the load's events into machine inputs.

@@ -30,14 +30,14 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     /// The load in flight.
     private(set) var inFlight: Load?
     private var lastTicket: UInt64 = 0
-    /// What `cancel()` during a refresh goes back to.
+    /// What `cancel()` during a refresh goes back to: the state and the query the refresh left.
     private var beforeRefresh: PagingState<Failure> = .uninitialized
+    private var queryBeforeRefresh: Query
     /// Where the list stood when a refresh left it, so `cancel()` can resume paging it.
     private var positionBeforeRefresh: Position?
 
     /// The paging position of a list with data: what a refresh resets and a cancelled refresh restores.
     struct Position {
-        let query: Query
         let nextKey: Key?
         let pendingKey: Key?
         let usedKeys: Set<Key>
@@ -55,6 +55,7 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         self.firstKey = firstKey
         self.pageSize = pageSize
         self.query = query
+        self.queryBeforeRefresh = query
     }
 
     /// What the machine is asked to do.
@@ -87,6 +88,10 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         var cancel: UInt64?
         /// Whether the snapshot changed and must be published.
         var publish = false
+        /// Whether a page was applied (its metadata became the snapshot's).
+        var appliesPage = false
+        /// Whether the query changed (a refresh with a query, or a cancelled one that restored the old).
+        var changesQuery = false
         /// The items change to publish with the snapshot.
         var itemsChange: (previous: PagedItems<Item>, change: ItemsChange)?
         /// A later page's error, for `errorsAfterFirstPage`.
@@ -126,6 +131,9 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
                 if let key = pendingKey { startLoad(key, moving: .loadingMore, &effects) }
             case .errorRefreshing:
                 startLoad(firstKey, moving: .refreshing, &effects)
+            case .noData:
+                // "Try again" on an empty list reloads it, as a refresh with the same query does.
+                refresh(query: nil, &effects)
             default:
                 break
             }
@@ -159,19 +167,26 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
             }
             inFlight = nil
         }
+        if case .refreshing = snapshot.state {
+        } else {
+            queryBeforeRefresh = query
+        }
         switch snapshot.state {
         case .refreshing:
             break
         case .data, .loadingMore, .errorLoadingMore:
             beforeRefresh = snapshot.state
             positionBeforeRefresh = Position(
-                query: query, nextKey: nextKey, pendingKey: pendingKey, usedKeys: usedKeys,
+                nextKey: nextKey, pendingKey: pendingKey, usedKeys: usedKeys,
                 loadedIdentities: loadedIdentities, secondPageRequested: secondPageRequested,
                 isEndReached: snapshot.isEndReached)
         default:
             beforeRefresh = snapshot.state
         }
-        if let newQuery { query = newQuery }
+        if let newQuery {
+            query = newQuery
+            effects.changesQuery = true
+        }
         snapshot.generation &+= 1
         usedKeys = []
         secondPageRequested = false
@@ -189,6 +204,8 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         switch snapshot.state {
         case .refreshing:
             effects.firstPageOutcomes.append((snapshot.generation, .cancelled))
+            query = queryBeforeRefresh
+            effects.changesQuery = true
             switch beforeRefresh {
             case .data, .loadingMore, .errorLoadingMore:
                 // The list had data: resume paging it where it stood, with its query. A load it had in
@@ -207,7 +224,6 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
 
     private mutating func restore(_ position: Position?) {
         guard let position else { return }
-        query = position.query
         nextKey = position.nextKey
         pendingKey = position.pendingKey
         usedKeys = position.usedKeys
@@ -264,9 +280,13 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         let kept = keep(page.items, identities: identities)
         let previous = snapshot.items
         if isFirst {
-            snapshot.items = PagedItems().appending(kept)
+            snapshot.items = kept.isEmpty ? PagedItems() : PagedItems().appending(kept)
             snapshot.pages = 1
-            effects.itemsChange = (previous, page.items.isEmpty ? .cleared : .reloaded)
+            if !kept.isEmpty {
+                effects.itemsChange = (previous, .reloaded)
+            } else if !previous.isEmpty {
+                effects.itemsChange = (previous, .cleared)
+            }
         } else {
             snapshot.items = previous.appending(kept)
             snapshot.pages += 1
@@ -283,6 +303,7 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         snapshot.isEndReached = ends
         snapshot.total = page.total
         snapshot.metadata = page.metadata
+        effects.appliesPage = true
         if isFirst {
             move(to: page.items.isEmpty ? .noData : .data, &effects)
             effects.firstPageOutcomes.append((snapshot.generation, .loaded))

@@ -68,16 +68,19 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     ///
     /// - Parameters:
     ///   - pageSize: Number of items per page; at least 1 (a programmer error traps, naming `pageSize`).
+    ///   - scheduler: When given, every property changes and every signal and action notifies on it
+    ///     (for example `QueueScheduler.main`); see `Paginator.init(source:pageSize:query:prefetchDistance:deduplication:deliveringOn:)`.
     ///   - request: Loads `size` items starting at `offset`. Its first value is applied and the request is
     ///     then disposed; completing without a value is a ``PagingError/noPage`` error.
     public init(
         pageSize: Int,
+        deliveringOn scheduler: (any Scheduler)? = nil,
         request: @escaping @Sendable (_ offset: Int, _ size: Int) -> SignalProducer<Response, ResponseError>
     ) {
         let source = PageSource<Item, Int, Void, Response, ResponseError>.offset { offset, size, _ in
             request(offset, size)
         }
-        let paginator = Paginator(source: source, pageSize: pageSize, prefetchDistance: 0)
+        let paginator = Paginator(source: source, pageSize: pageSize, prefetchDistance: 0, deliveringOn: scheduler)
         self.paginator = paginator
         total = paginator.engine.property({ $0.total ?? 0 }, skipping: ==)
         shouldShowNextPageActivityIndicator = paginator.showsNextPageIndicator
@@ -89,13 +92,15 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     ///
     /// - Parameters:
     ///   - pageSize: Number of items per page; at least 1.
+    ///   - scheduler: When given, every notification is delivered on it.
     ///   - request: Loads `size` items starting at `offset`. Its task is cancelled when the load is
     ///     superseded or the paginator is released.
     public convenience init(
         pageSize: Int,
+        deliveringOn scheduler: (any Scheduler)? = nil,
         request: @escaping @Sendable (_ offset: Int, _ size: Int) async throws(ResponseError) -> Response
     ) {
-        self.init(pageSize: pageSize) { offset, size in
+        self.init(pageSize: pageSize, deliveringOn: scheduler) { offset, size in
             SignalProducer.performing { () async throws(ResponseError) in try await request(offset, size) }
         }
     }

@@ -8,7 +8,7 @@ public enum ItemsChange: Sendable, Equatable {
     case reloaded
     /// Items were appended at these indices of the new snapshot.
     case appended(Range<Int>)
-    /// The items were removed (a first page came back empty).
+    /// The items were removed (a first page came back empty while items were shown).
     case cleared
 }
 

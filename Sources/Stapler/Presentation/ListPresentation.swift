@@ -125,7 +125,8 @@ public struct ListContent<Failure: Error>: Sendable {
     /// The number of rows to show: the items, plus one loading row while the footer is
     /// ``ListFooter/loadingMore`` (Pageable's `visibleRow()`).
     ///
-    /// Displaying the loading row is a natural place to call `Paginator.preload(index:)`.
+    /// Call `Paginator.preload(index:)` as each row is displayed. The loading row lies past the items,
+    /// so its display loads nothing: with a prefetch distance of 0, the last item row loads the next page.
     public var visibleRowCount: Int {
         if case .loadingMore = footer { return itemCount + 1 }
         return itemCount

@@ -2,7 +2,7 @@
 /// server reports one.
 ///
 /// Conform your decoded response type; the counts default to `nil` (unknown), in which case only an
-/// empty page ends the list (a short page does not: servers may cap their page size below the one asked).
+/// empty page ends the list (a short page does not: a server may cap its pages below the page size).
 public protocol NumberedPageResponse: Sendable {
     /// The type of the listed items.
     associatedtype Item: Sendable

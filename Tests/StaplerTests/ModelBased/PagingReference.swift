@@ -15,7 +15,9 @@ struct PagingReference {
     var failedKey = 0
     var beforeRefresh = "uninitialized"
     /// Where a list with data stood when a refresh left it: a cancelled refresh resumes from there.
-    var positionBeforeRefresh: (query: Int, nextOffset: Int, isEndReached: Bool)?
+    var positionBeforeRefresh: (nextOffset: Int, isEndReached: Bool)?
+    /// The query a refresh left: a cancelled refresh restores it.
+    var queryBeforeRefresh = 0
     /// The request the paginator waits for: its index among all requests, its key, and whether it is a
     /// first page.
     var pending: (index: Int, key: Int, first: Bool)?
@@ -37,9 +39,12 @@ struct PagingReference {
     }
 
     mutating func refresh(query newQuery: Int?, requestCount: Int) {
-        if state != "refreshing" { beforeRefresh = state }
+        if state != "refreshing" {
+            beforeRefresh = state
+            queryBeforeRefresh = query
+        }
         if ["data", "loadingMore", "errorLoadingMore"].contains(state) {
-            positionBeforeRefresh = (query, nextOffset, isEndReached)
+            positionBeforeRefresh = (nextOffset, isEndReached)
         }
         if let newQuery { query = newQuery }
         start(key: 0, first: true, requestCount: requestCount)
@@ -59,6 +64,7 @@ struct PagingReference {
         switch state {
         case "errorLoadingMore": start(key: failedKey, first: false, requestCount: requestCount)
         case "errorRefreshing": start(key: 0, first: true, requestCount: requestCount)
+        case "noData": refresh(query: nil, requestCount: requestCount)
         default: break
         }
     }
@@ -70,10 +76,11 @@ struct PagingReference {
             state = "data"
             return
         }
+        query = queryBeforeRefresh
         switch beforeRefresh {
         case "data", "loadingMore", "errorLoadingMore":
             if let position = positionBeforeRefresh {
-                (query, nextOffset, isEndReached) = position
+                (nextOffset, isEndReached) = position
             }
             state = "data"
         default:

@@ -1,0 +1,151 @@
+import Reactive
+import Stapler
+
+/// Watches a paginator and reports every broken invariant: an illegal state transition, a duplicate
+/// item, an item of a stale query, a list that is not a prefix of the current query's list, an items
+/// change that contradicts the snapshots it joins.
+///
+/// It reads the paginator's `snapshot` stream (state, items and generation in one ordered value) and
+/// its `updates` signal. The demo tells it the query of every refresh before calling it, so it knows
+/// which query each new generation belongs to.
+///
+/// The checker takes `refreshing → data` (or `noData`) for the arrival of a generation's first page;
+/// the demo never cancels a refresh, the one other way to make that move.
+final class InvariantChecker<Item: ListItem, Query: Sendable, Failure: Error>: Sendable {
+    private struct State {
+        var state: PagingState<Failure> = .uninitialized
+        var generation: UInt64 = 0
+        var query: Query
+        /// The queries of refreshes announced whose generation has not appeared yet, oldest first.
+        var announced: [Query] = []
+        /// Whether the current generation's first page has arrived.
+        var firstPageArrived = false
+        var checks = 0
+        var violations: [String] = []
+    }
+
+    // Guarded by its own lock.
+    private let state: LockedState<State>
+    private let log: Log
+    private let expectedIDs: (@Sendable (Query) -> [Item.ID])?
+    private let describeQuery: @Sendable (Query) -> String
+
+    /// Creates a checker for a paginator whose first generation has `query`.
+    ///
+    /// When `expectedIDs` is given (the simulated backend knows its data), the items must always be
+    /// a prefix of the ids it returns for the current query.
+    init(
+        query: Query, log: Log, expectedIDs: (@Sendable (Query) -> [Item.ID])? = nil,
+        describeQuery: @escaping @Sendable (Query) -> String = { "\($0)" }
+    ) {
+        state = LockedState(State(query: query))
+        self.log = log
+        self.expectedIDs = expectedIDs
+        self.describeQuery = describeQuery
+    }
+
+    /// Starts watching `paginator`; dispose the result to stop.
+    func watch<Key, Metadata>(_ paginator: Paginator<Item, Key, Query, Metadata, Failure>) -> CompositeDisposable {
+        let disposables = CompositeDisposable()
+        disposables += paginator.snapshot.signal.observeValues { [self] snapshot in
+            report(state.withLock { check(snapshot, &$0) })
+        }
+        disposables += paginator.updates.observeValues { [self] update in
+            report(state.withLock { check(update, &$0) })
+        }
+        return disposables
+    }
+
+    /// Announces a refresh with `query` (or the current query when `nil`), just before it is called.
+    func willRefresh(query: Query? = nil) {
+        state.withLock { state in
+            state.announced.append(query ?? state.announced.last ?? state.query)
+        }
+    }
+
+    /// How many snapshots and changes were checked.
+    var checkCount: Int { state.withLock { $0.checks } }
+
+    /// Every invariant broken so far, in order.
+    var violations: [String] { state.withLock { $0.violations } }
+
+    // MARK: Checks (under the lock: pure, they only return messages)
+
+    private func check<Metadata>(_ snapshot: PagingSnapshot<Item, Metadata, Failure>, _ state: inout State) -> [String]
+    {
+        state.checks += 1
+        var broken: [String] = []
+        if !state.state.canMove(to: snapshot.state) {
+            broken.append("illegal transition \(state.state.name) → \(snapshot.state.name)")
+        }
+        if snapshot.generation != state.generation {
+            if snapshot.generation < state.generation {
+                broken.append("the generation went back from \(state.generation) to \(snapshot.generation)")
+            } else if state.announced.isEmpty {
+                broken.append("generation \(snapshot.generation) started without a refresh")
+            } else {
+                state.query = state.announced.removeFirst()
+            }
+            state.generation = snapshot.generation
+            state.firstPageArrived = false
+        }
+        if case .refreshing = state.state {
+            switch snapshot.state {
+            case .data, .noData: state.firstPageArrived = true
+            default: break
+            }
+        }
+        state.state = snapshot.state
+
+        var seen = Set<Item.ID>()
+        for item in snapshot.items where !seen.insert(item.id).inserted {
+            broken.append("duplicate item \(item.id)")
+        }
+        if state.firstPageArrived, let expectedIDs {
+            let expected = expectedIDs(state.query)
+            let members = Set(expected)
+            let ids = snapshot.items.map(\.id)
+            if let stale = ids.first(where: { !members.contains($0) }) {
+                broken.append("item \(stale) does not belong to the current query \(describeQuery(state.query))")
+            } else if !expected.starts(with: ids) {
+                broken.append(
+                    "the \(ids.count) items are not the first \(ids.count) of \(describeQuery(state.query))")
+            }
+        }
+        return broken
+    }
+
+    private func check<Metadata>(_ update: ItemsUpdate<Item, Metadata>, _ state: inout State) -> [String] {
+        state.checks += 1
+        let previous = update.previous.map(\.id)
+        let items = update.items.map(\.id)
+        switch update.change {
+        case .appended(let range):
+            var broken: [String] = []
+            if range.lowerBound != previous.count || range.upperBound != items.count {
+                broken.append("appended \(range) does not join \(previous.count) items to \(items.count)")
+            }
+            if !items.starts(with: previous) {
+                broken.append("an append changed items loaded before it")
+            }
+            return broken
+        case .reloaded:
+            return items.isEmpty ? ["a reload with no items (expected cleared)"] : []
+        case .cleared:
+            return items.isEmpty ? [] : ["cleared, but \(items.count) items remain"]
+        }
+    }
+
+    /// Records and logs each message not reported before (a duplicate stays in every later snapshot).
+    private func report(_ broken: [String]) {
+        guard !broken.isEmpty else { return }
+        let new = state.withLock { state in
+            let new = broken.filter { !state.violations.contains($0) }
+            state.violations += new
+            return new
+        }
+        for message in new {
+            log.write(.check, "INVARIANT BROKEN", message)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import Reactive
+import Stapler
+
+/// `GET url?limit=N&offset=K` answering `{count, next, previous, results}`, paged with the library's
+/// offset + total model: `count` is the total, and the next offset counts the items received.
+enum LimitOffsetFormat {
+    struct Response: PaginatedResponse {
+        let items: [RemoteItem]
+        let total: Int
+    }
+
+    static func source(url: URL, client: HTTPClient) -> PageSource<RemoteItem, Int, Void, Response, HTTPFailure> {
+        .offset { offset, size, _ in
+            .onMainActor { () async throws(HTTPFailure) -> Response in
+                let response = try await client.get(url.settingQuery(["limit": "\(size)", "offset": "\(offset)"]))
+                let envelope = try client.decode(Envelope.self, from: response)
+                guard let count = envelope.count else {
+                    throw client.fail(.malformed("no \"count\" in a limit/offset envelope"), after: nil)
+                }
+                return Response(items: envelope.results, total: count)
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Reactive
+import Stapler
+
+/// `GET url?page=N&per_page=M` answering a bare JSON array of items, with the next page in a
+/// `Link: <url>; rel="next"` header (as GitHub's REST API does), paged with the library's cursor
+/// model over the `next` URL.
+enum LinkHeaderFormat {
+    static func source(url: URL, client: HTTPClient) -> PageSource<RemoteItem, String?, Void, LinkedPage, HTTPFailure> {
+        .cursor { cursor, _, _ in
+            .onMainActor { () async throws(HTTPFailure) -> LinkedPage in
+                let response = try await client.get(cursor.flatMap { URL(string: $0) } ?? url)
+                let items = try client.decode([RemoteItem].self, from: response)
+                let next = response.header("Link").flatMap { links(in: $0)["next"] }
+                return LinkedPage(
+                    items: items,
+                    nextCursor: next.flatMap { URL(string: $0, relativeTo: response.url)?.absoluteString })
+            }
+        }
+    }
+
+    /// The URLs of a `Link` header, by relation.
+    ///
+    /// `<a>; rel="next", <b>; rel="last"` gives `["next": "a", "last": "b"]`; a `rel` may name several
+    /// relations (`rel="next last"`).
+    static func links(in header: String) -> [String: String] {
+        var result: [String: String] = [:]
+        var rest = Substring(header)
+        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+            let target = String(rest[rest.index(after: open)..<close])
+            // The parameters run to the next link, which starts with "<".
+            var parameters = rest[rest.index(after: close)...]
+            if let nextLink = parameters.firstIndex(of: "<") {
+                rest = parameters[nextLink...]
+                parameters = parameters[..<nextLink]
+            } else {
+                rest = ""
+            }
+            for parameter in parameters.split(separator: ";") {
+                let pair = parameter.split(separator: "=", maxSplits: 1).map {
+                    $0.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: ",")))
+                }
+                guard pair.count == 2, pair[0].lowercased() == "rel" else { continue }
+                let relations = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                for relation in relations.split(separator: " ") where result[relation.lowercased()] == nil {
+                    result[relation.lowercased()] = target
+                }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+
+/// What a run of the demo does, as the command line says.
+struct DemoOptions: Sendable {
+    /// Items per page; `nil` means the default: 10 for the simulation, and for `--url` the URL's own
+    /// page-size parameter or the size of the first page.
+    var pageSize: Int?
+    /// How many items the simulated backend holds.
+    var itemCount = 64
+    /// The chance that a simulated request fails, from 0 to 1.
+    var failureRate = 0.1
+    /// The mean latency of the simulated backend.
+    var latency: Duration = .milliseconds(120)
+    /// The seed of every random choice of the simulation.
+    var seed: UInt64 = 42
+    /// How fast the simulation plays: 1 is real time, 0 as fast as possible.
+    var speed = 1.0
+    /// The API to page instead of the simulation.
+    var url: URL?
+    /// The wire format of `url`; `nil` detects it from the first response.
+    var format: WireFormat?
+    /// The time-out of one HTTP request.
+    var timeout: Duration = .seconds(10)
+    /// How many times in a row the user presses retry on one page before giving up.
+    var retries = 8
+    /// Whether to print the id of every loaded item at the end.
+    var printIDs = false
+    /// Whether to print the help and exit.
+    var showsHelp = false
+
+    /// The page size of the simulation.
+    var simulatedPageSize: Int { pageSize ?? 10 }
+}
+
+/// A command line the demo cannot run.
+struct OptionsError: Error, CustomStringConvertible {
+    let description: String
+}
+
+extension DemoOptions {
+    /// Parses the arguments after the program name; `--flag value` and `--flag=value` both work.
+    static func parse(_ arguments: [String]) throws(OptionsError) -> DemoOptions {
+        var options = DemoOptions()
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            var name = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            func value() throws(OptionsError) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = remaining.popFirst() else { throw OptionsError(description: "\(name) needs a value") }
+                return next
+            }
+            switch name {
+            case "-h", "--help": options.showsHelp = true
+            case "--print-ids": options.printIDs = true
+            case "--page-size": options.pageSize = try integer(value(), for: name, atLeast: 1)
+            case "--items": options.itemCount = try integer(value(), for: name, atLeast: 0)
+            case "--failure-rate": options.failureRate = try number(value(), for: name, in: 0...1)
+            case "--latency": options.latency = .milliseconds(try integer(value(), for: name, atLeast: 0))
+            case "--seed":
+                let text = try value()
+                guard let seed = UInt64(text) else { throw OptionsError(description: "\(name) needs a whole number") }
+                options.seed = seed
+            case "--speed": options.speed = try number(value(), for: name, in: 0...1000)
+            case "--url":
+                let text = try value()
+                guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                    scheme == "http" || scheme == "https", url.host != nil
+                else { throw OptionsError(description: "\(name) needs an http or https URL, got \(text)") }
+                options.url = url
+            case "--format":
+                let text = try value()
+                if text == "auto" {
+                    options.format = nil
+                } else {
+                    guard let format = WireFormat(rawValue: text) else {
+                        let names = (["auto"] + WireFormat.allCases.map(\.rawValue)).joined(separator: ", ")
+                        throw OptionsError(description: "\(name) must be one of \(names), got \(text)")
+                    }
+                    options.format = format
+                }
+            case "--timeout":
+                let seconds = try number(value(), for: name, in: 0.001...3600)
+                options.timeout = .milliseconds(Int((seconds * 1000).rounded()))
+            case "--retries": options.retries = try integer(value(), for: name, atLeast: 0)
+            default:
+                throw OptionsError(description: "unknown argument \(argument)")
+            }
+        }
+        return options
+    }
+
+    private static func integer(_ text: String, for name: String, atLeast minimum: Int) throws(OptionsError) -> Int {
+        guard let value = Int(text), value >= minimum else {
+            throw OptionsError(description: "\(name) needs a whole number of at least \(minimum), got \(text)")
+        }
+        return value
+    }
+
+    private static func number(_ text: String, for name: String, in range: ClosedRange<Double>) throws(OptionsError)
+        -> Double
+    {
+        guard let value = Double(text), range.contains(value) else {
+            throw OptionsError(
+                description: "\(name) needs a number from \(range.lowerBound) to \(range.upperBound), got \(text)")
+        }
+        return value
+    }
+
+    /// The text of `--help`.
+    static let help = """
+        USAGE: swift run Demo [options]
+
+        Pages a list through Stapler's Paginator and logs every change of every paginator property as it
+        happens: the items (with the range appended), pages, total, state, the next-page indicator and the
+        errors. With no arguments it plays a scripted session against a simulated backend (no network):
+        initial load, scrolling that preloads pages, a failed page and a retry, a pull-to-refresh while a
+        page loads, a search, and the end of the list. With --url it pages a real HTTP API.
+
+        SIMULATION (the default)
+          --items N           items on the simulated server (default 64)
+          --page-size N       items per page (default 10)
+          --failure-rate R    chance from 0 to 1 that a request fails (default 0.1); besides, the third
+                              page always fails once and the fifth is slow
+          --latency MS        mean response time in milliseconds (default 120)
+          --seed N            random seed: the same seed plays the same session, line for line (default 42)
+          --speed X           playback speed: 2 is twice as fast, 0 as fast as possible (default 1)
+
+        HTTP API (--url)
+          --url URL           page this API through URLSession
+          --format F          limit-offset   {count, next, previous, results} with ?limit=&offset=
+                              page-number    the same envelope with ?page= (Django REST Framework)
+                              cursor         {next, previous, results}, following the `next` URL
+                              link-header    a JSON array and a `Link: <...>; rel="next"` header (GitHub)
+                              auto           detected from the first response (the default)
+          --page-size N       items per page (default: the URL's limit, page_size or per_page parameter,
+                              else the size of the first page)
+          --timeout S         time-out of one request in seconds (default 10)
+          --print-ids         at the end, print the id of every loaded item, in order, one per line, on
+                              standard output; the log then goes to standard error
+
+        BOTH
+          --retries N         how many times in a row the user presses retry on one page before giving up
+                              (default 8)
+          -h, --help          show this help
+
+        EXIT STATUS
+          0  every item was loaded and every invariant held
+          1  an invariant broke (a duplicate or stale item, an illegal state transition)
+          2  bad arguments
+          3  the run gave up: a page still failed after --retries retries
+
+        EXAMPLES
+          swift run Demo
+          swift run Demo --failure-rate 0.5 --seed 7
+          swift run Demo --url 'https://api.github.com/repos/apple/swift/contributors?per_page=30'
+        """
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Reactive
+import Stapler
+
+/// `GET url?page=N` answering `{count, next, previous, results}`, paged with the library's
+/// page-number model: `count` is the item count, and a page without `next` is the last one.
+enum PageNumberFormat {
+    struct Response: NumberedPageResponse {
+        let items: [RemoteItem]
+        let itemCount: Int?
+        let pageCount: Int?
+    }
+
+    /// The source over `url`; `sizeParameter` is the query parameter that carries the page size, if
+    /// one is sent.
+    static func source(
+        url: URL, sizeParameter: String?, client: HTTPClient
+    ) -> PageSource<RemoteItem, PageNumberKey, Void, Response, HTTPFailure> {
+        .pageNumber(firstPage: 1) { page, size, _ in
+            .onMainActor { () async throws(HTTPFailure) -> Response in
+                var pageURL = url.settingQuery(["page": "\(page)"])
+                if let sizeParameter { pageURL = pageURL.settingQuery([sizeParameter: "\(size)"]) }
+                let envelope = try client.decode(Envelope.self, from: try await client.get(pageURL))
+                // No `next` means this page is the last: as a page count, that is this page's number.
+                return Response(
+                    items: envelope.results, itemCount: envelope.count, pageCount: envelope.next == nil ? page : nil)
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Reactive
+import Stapler
+
+/// Logs every change of every property of a paginator, as the paginator notifies it.
+///
+/// Each property is observed on its own (as a screen would bind it), so the log shows the order in
+/// which the paginator delivers one change to all its observers.
+enum PaginatorLogger {
+    /// Starts logging the changes of `paginator` into `log`; dispose the result to stop.
+    static func attach<Item: ListItem, Key, Query, Metadata, Failure>(
+        to paginator: Paginator<Item, Key, Query, Metadata, Failure>, log: Log
+    ) -> CompositeDisposable {
+        let disposables = CompositeDisposable()
+        // The old state by name, the new one with its error: the error shows once, when it happens.
+        disposables += logChanges(of: paginator.state, named: "state", into: log, old: { $0.name }) {
+            $0.description
+        }
+        disposables += logChanges(of: paginator.pages, named: "pages", into: log) { "\($0)" }
+        disposables += logChanges(of: paginator.total, named: "total", into: log) { $0.map { "\($0)" } ?? "nil" }
+        disposables += logChanges(of: paginator.isEndReached, named: "isEndReached", into: log) { "\($0)" }
+        disposables += logChanges(of: paginator.showsNextPageIndicator, named: "showsNextPageIndicator", into: log) {
+            "\($0)"
+        }
+        disposables += paginator.updates.observeValues { update in
+            log.write(.paginator, "items", describe(update))
+        }
+        disposables += paginator.errorsAfterFirstPage.observeValues { error in
+            log.write(.paginator, "errorsAfterFirstPage", "\(error)")
+        }
+        return disposables
+    }
+
+    /// One line for a change of the items: what changed, where, and which ids.
+    static func describe<Item: ListItem, Metadata>(_ update: ItemsUpdate<Item, Metadata>) -> String {
+        switch update.change {
+        case .reloaded:
+            return "reloaded 0..<\(update.items.count): \(update.items.idSummary)"
+        case .appended(let range):
+            return "appended \(range) of \(update.items.count): \(update.items[range].idSummary)"
+        case .cleared:
+            return update.previous.isEmpty
+                ? "cleared: the list is empty" : "cleared: \(update.previous.count) removed, the list is empty"
+        }
+    }
+
+    /// Logs `old → new` for every change of `property`.
+    private static func logChanges<Value: Sendable>(
+        of property: Property<Value>, named name: String, into log: Log,
+        old describeOld: (@Sendable (Value) -> String)? = nil, _ describe: @escaping @Sendable (Value) -> String
+    ) -> any Disposable {
+        let describeOld = describeOld ?? describe
+        // The signal delivers one change at a time, so the previous value needs no more than this lock.
+        let previous = LockedState(property.value)
+        return property.signal.observeValues { value in
+            let old = previous.withLock { stored in
+                defer { stored = value }
+                return stored
+            }
+            log.write(.paginator, name, "\(describeOld(old)) → \(describe(value))")
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Stapler
+
+/// The default run: a scripted session against the simulated backend, then a summary.
+@MainActor
+enum SimulatedRun {
+    static func run(_ options: DemoOptions) -> ExitStatus {
+        let simulation = Simulation(speed: options.speed)
+        let clock = simulation.clock
+        let log = Log(to: .standardOutput) { clock.withLock { $0 } }
+        var random = SplitMix(seed: options.seed)
+        let catalog = SimulatedCatalog(count: options.itemCount, random: &random)
+        let pageSize = options.simulatedPageSize
+        let pageCount = (options.itemCount + pageSize - 1) / pageSize
+        // The story needs a few pages: the third fails once, the fifth is slow and gets refreshed
+        // over. Shorter lists play what fits.
+        let pullAtPages = max(1, min(4, pageCount - 1))
+        let faults = SimulatedBackend.Faults(
+            failingOffset: pageCount > 2 ? 2 * pageSize : nil,
+            slowOffset: pageCount > 1 ? pullAtPages * pageSize : nil,
+            slowLatency: max(.milliseconds(1500), options.latency * 6))
+        let backend = SimulatedBackend(
+            catalog: catalog, simulation: simulation, log: log, latency: options.latency,
+            failureRate: options.failureRate, faults: faults, random: random)
+        let paginator = Paginator(source: backend.source, pageSize: pageSize, query: nil)
+        let checker = InvariantChecker<Product, Category?, ServerError>(
+            query: nil, log: log, expectedIDs: { catalog.ids(for: $0) }, describeQuery: { $0.logName })
+
+        log.plain(
+            """
+            Stapler demo: a Paginator over a simulated shop API, GET /products?offset=&limit=&category=
+            \(options.itemCount) products, pages of \(pageSize), latency about \(Log.milliseconds(options.latency)), \
+            failure rate \(options.failureRate), seed \(options.seed). Times are the simulation's clock.
+            Every line marked "paginator" is a change that an observer of that property received.
+
+            """)
+        log.heading()
+        let logging = PaginatorLogger.attach(to: paginator, log: log)
+        let checking = checker.watch(paginator)
+        let session = ScriptedSession(
+            paginator: paginator, simulation: simulation, log: log, checker: checker,
+            maximumRetries: options.retries, pullAtPages: pullAtPages, searchCategory: catalog.largestCategory)
+        session.start()
+        simulation.run()
+        logging.dispose()
+        checking.dispose()
+
+        let snapshot = paginator.snapshot.value
+        let outcome = session.outcome
+        let statistics = backend.statistics
+        let violations = checker.violations
+        let query: Category? = outcome.searches > 0 ? catalog.largestCategory : nil
+        let expected = catalog.ids(for: query).count
+        let complete = snapshot.items.count == expected && snapshot.isEndReached
+        log.plain(
+            """
+
+            ── Summary
+              time         \(Log.format(simulation.now)) on the simulation's clock
+              requests     \(statistics.requests): \(statistics.answered) answered, \(statistics.failed) failed, \
+            \(statistics.cancelled) cancelled
+              user         \(plural(outcome.refreshes, "refresh", "refreshes")), \(plural(outcome.searches, "search", "searches")), \
+            \(plural(outcome.retries, "retry", "retries"))\
+            \(outcome.gaveUp ? ", then gave up" : "")
+              list         \(snapshot.items.count) of the \(expected) products of \(query.logName)\
+            \(complete ? ", the end reached" : ", incomplete"), state \(snapshot.state.name)
+              invariants   \(violations.isEmpty ? "all held" : "\(violations.count) BROKEN") \
+            (\(checker.checkCount) snapshots and changes checked)
+            """)
+        if !violations.isEmpty { return .invariantBroken }
+        return outcome.gaveUp || !complete ? .gaveUp : .success
+    }
+}

@@ -1,0 +1,21 @@
+/// A small seeded random generator (SplitMix64), so the same seed plays the same session.
+struct SplitMix: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+
+    /// A number in `0..<1` with 53 random bits.
+    mutating func nextUnit() -> Double {
+        Double(next() >> 11) * 0x1p-53
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// The four wire formats, each with the page size in the URL's own parameter.
+enum FixtureFormat: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case limitOffset = "limit-offset"
+    case pageNumber = "page-number"
+    case cursor
+    case linkHeader = "link-header"
+
+    var path: String {
+        switch self {
+        case .limitOffset: "/limit-offset/items?limit=10"
+        case .pageNumber: "/page-number/items?page_size=10"
+        case .cursor: "/cursor/items?page_size=10"
+        case .linkHeader: "/link-header/items?per_page=10"
+        }
+    }
+
+    var testDescription: String { rawValue }
+}
+
+/// `Demo --url` against a real local HTTP server that injects faults: a 500 and a 503 on the first
+/// page, a malformed body on the second, a response slower than the time-out on the third, two
+/// 502s in a row on the fourth.
+@Suite("Demo --url against the fixture server")
+struct DemoHTTPTests {
+    static let itemCount = 47
+    /// The client's time-out, and the slow response's delay well beyond it.
+    static let timeout = ["--timeout", "2"]
+    static let slow = ["--slow", "6"]
+
+    @Test("every item arrives exactly once, in order, through every injected fault", arguments: FixtureFormat.allCases)
+    func pagesThroughFaults(format: FixtureFormat) async throws {
+        let server = try await FixtureServer(["--items", "\(Self.itemCount)"] + Self.slow)
+        defer { server.stop() }
+        let run = try await DemoProcess.run(
+            ["--url", server.url(format.path), "--print-ids", "--retries", "8"] + Self.timeout)
+        #expect(!run.timedOut)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.outputLines == (1...Self.itemCount).map(String.init))
+        // The log (on standard error with --print-ids) shows that each fault happened and was retried.
+        let log = run.standardError
+        #expect(log.contains("format                  \(format.rawValue):"))
+        #expect(log.contains("refreshing → errorRefreshing(source error: HTTP 503 Service Unavailable)"))
+        #expect(log.contains("errorsAfterFirstPage    source error: malformed body"))
+        #expect(log.contains("errorsAfterFirstPage    source error: timed out after 2000 ms"))
+        #expect(log.contains("errorsAfterFirstPage    source error: HTTP 502 Bad Gateway"))
+        #expect(log.contains("invariants   all held"))
+    }
+
+    @Test("--format forces the format and the page size comes from --page-size")
+    func forcedFormat() async throws {
+        let server = try await FixtureServer(["--items", "23", "--no-faults"])
+        defer { server.stop() }
+        let run = try await DemoProcess.run(
+            ["--url", server.url("/page-number/items"), "--format", "page-number", "--page-size", "4", "--print-ids"]
+                + Self.timeout)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.outputLines == (1...23).map(String.init))
+        #expect(run.standardError.contains("page size               4, sent as ?page_size="))
+        #expect(run.standardError.contains("pages                   5 → 6"))
+    }
+
+    @Test("a wrong format is a logged error on every page, never a crash, and the run gives up")
+    func wrongFormat() async throws {
+        let server = try await FixtureServer(["--no-faults"])
+        defer { server.stop() }
+        let run = try await DemoProcess.run(
+            ["--url", server.url("/limit-offset/items"), "--format", "link-header", "--retries", "2", "--print-ids"]
+                + Self.timeout)
+        #expect(run.status == 3)
+        #expect(run.outputLines.isEmpty)
+        #expect(run.standardError.contains("malformed body: expected Array"))
+        #expect(run.standardError.contains("gives up"))
+    }
+
+    @Test("an unreachable server is a transport error, retried, then given up")
+    func unreachable() async throws {
+        // A port that was free a moment ago: bind one, close it, and use it.
+        let port = try await { () async throws -> Int in
+            let server = try await FixtureServer(["--no-faults"])
+            server.stop()
+            return server.port
+        }()
+        let run = try await DemoProcess.run(
+            ["--url", "http://127.0.0.1:\(port)/items", "--retries", "1"] + Self.timeout)
+        #expect(run.status == 3)
+        #expect(run.standardOutput.contains("transport error"))
+    }
+}
