@@ -1,17 +1,16 @@
 #!/usr/bin/env bash
 # Instructions per operation of benchmark scenarios, counted by valgrind's callgrind: repeatable whatever
-# else the machine is doing. Each scenario runs at two sizes; the difference of the two totals divided by
-# the difference of the sizes cancels setup and teardown.
+# else the machine is doing. Each scenario runs once, then twice, at SIZE operations (default 100,000); the
+# difference of the two totals divided by SIZE cancels the process's start and any setup the scenario
+# keeps between runs. For R2 an operation is a value sent to all 1,000 observers.
 #
-#     scripts/benchmark-instructions.sh "R1-ours" "R1-OpenCombine" ...
+#     scripts/benchmark-instructions.sh R1-ours R1-OpenCombine ...
 #
-# Sizes default to 100,000 and 200,000 operations (SMALL and LARGE override them). Builds the Profile
-# runner of the Benchmarks package in release first.
+# Builds the Profile runner of the Benchmarks package in release first.
 set -euo pipefail
 cd "$(dirname "$0")/../Benchmarks"
 export PATH="/opt/swift/usr/bin:$PATH"
-small="${SMALL:-100000}"
-large="${LARGE:-200000}"
+size="${SIZE:-100000}"
 swift build -c release --product Profile >/dev/null
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
@@ -20,14 +19,14 @@ profile="$out/Profile"
 objcopy --strip-debug "$(swift build -c release --show-bin-path)/Profile" "$profile"
 
 total() {
-    valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$profile" "$1" "$2" >/dev/null 2>"$out/log"
+    valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$profile" "$1" "$size" "$2" >/dev/null 2>"$out/log"
     sed -n 's/^summary: //p' "$out/cg"
     rm -f "$out/cg"
 }
 
 for scenario in "$@"; do
-    first="$(total "$scenario" "$small")"
-    second="$(total "$scenario" "$large")"
-    awk -v name="$scenario" -v a="$first" -v b="$second" -v n="$small" -v m="$large" \
-        'BEGIN { printf "%-40s %10.1f instructions per operation\n", name, (b - a) / (m - n) }'
+    once="$(total "$scenario" 1)"
+    twice="$(total "$scenario" 2)"
+    awk -v name="$scenario" -v a="$once" -v b="$twice" -v n="$size" \
+        'BEGIN { printf "%-28s %12.1f instructions per operation\n", name, (b - a) / n }'
 done

@@ -51,11 +51,12 @@ public enum Run {
         }
         return .init(
             metrics: metrics,
-            timeUnits: .milliseconds,
+            timeUnits: .microseconds,
             warmupIterations: isSmoke ? 0 : 1,
             maxDuration: .seconds(isSmoke ? 2 : 10),
             maxIterations: isSmoke ? 3 : 10,
-            thresholds: [.mallocCountTotal: .init(absolute: [.p90: allowedMallocs])]
+            thresholds: metrics.contains(.mallocCountTotal)
+                ? [.mallocCountTotal: .init(absolute: [.p90: allowedMallocs])] : [:]
         )
     }
 }
