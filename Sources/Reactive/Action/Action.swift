@@ -139,7 +139,7 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
         self.admit = admit
         self.executing = executing
         self.isExecuting = isExecuting
-        self.isEnabled = enabledIf.combineLatest(isExecuting).map { $0 && !$1 }
+        self.isEnabled = enabledIf.combineLatest(with: isExecuting).map { $0 && !$1 }
         self.outputs = outputs
         (lifetime, lifetimeToken) = Lifetime.make()
     }

@@ -129,6 +129,8 @@ extension PagedItems {
     }
 }
 
+extension PagedItems.Iterator: Sendable {}
+
 extension PagedItems: Equatable where Item: Equatable {
     /// Whether both snapshots hold equal items in the same order.
     public static func == (lhs: PagedItems, rhs: PagedItems) -> Bool {
