@@ -214,7 +214,7 @@ struct PagingHazardTests {
         #expect(Array(paginator.items.value) == Array(0..<10), "a failed refresh keeps the items (decision 5)")
         #expect(
             screens.value.last
-                == .content(ListContent(itemCount: 10, footer: .none, refreshError: .source(.unavailable))))
+                == .content(ListContent(itemCount: 10, footer: .hidden, refreshError: .source(.unavailable))))
         #expect(errors.values == [.source(.timeout)], "only the later page's error, once")
         #expect(
             states.value == [

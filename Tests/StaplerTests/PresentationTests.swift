@@ -23,11 +23,11 @@ struct PresentationTests {
     static let table: [(PagingState<ServerError>, Int, Bool, Screen)] = [
         (.uninitialized, 0, false, .idle),
         (.refreshing, 0, false, .loading),
-        (.refreshing, 5, false, .content(ListContent(itemCount: 5, footer: .none, isRefreshing: true))),
+        (.refreshing, 5, false, .content(ListContent(itemCount: 5, footer: .hidden, isRefreshing: true))),
         (.errorRefreshing(failure), 0, false, .failed(failure)),
         (
             .errorRefreshing(failure), 5, false,
-            .content(ListContent(itemCount: 5, footer: .none, refreshError: failure))
+            .content(ListContent(itemCount: 5, footer: .hidden, refreshError: failure))
         ),
         (.noData, 0, true, .empty),
         (.data, 5, false, .content(ListContent(itemCount: 5, footer: .loadingMore))),

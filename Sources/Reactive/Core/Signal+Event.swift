@@ -32,7 +32,7 @@ extension Signal {
         }
 
         /// The same event with its value transformed by `transform`; terminal events pass unchanged.
-        public func map<NewValue>(_ transform: (Value) throws(Never) -> NewValue) -> Signal<NewValue, Error>.Event {
+        public func map<NewValue>(_ transform: (Value) -> NewValue) -> Signal<NewValue, Error>.Event {
             switch self {
             case .value(let value): .value(transform(value))
             case .failed(let error): .failed(error)

@@ -6,7 +6,7 @@
 /// | state | no items | items loaded |
 /// |---|---|---|
 /// | `uninitialized` | ``idle`` | (impossible) |
-/// | `refreshing` | ``loading`` | ``content(_:)``, refreshing, no footer |
+/// | `refreshing` | ``loading`` | ``content(_:)``, refreshing, footer ``ListFooter/hidden`` |
 /// | `errorRefreshing` | ``failed(_:)`` | ``content(_:)`` with the refresh error as a notice, no footer |
 /// | `noData` | ``empty`` | (impossible) |
 /// | `data` | ``content(_:)`` | ``content(_:)``, footer ``ListFooter/loadingMore`` while pages are left, ``ListFooter/end`` after the last |
@@ -54,9 +54,9 @@ public enum ListPresentation<Failure: Error>: Sendable {
         case .noData where count == 0:
             self = .empty
         case .refreshing:
-            self = .content(ListContent(itemCount: count, footer: .none, isRefreshing: true))
+            self = .content(ListContent(itemCount: count, footer: .hidden, isRefreshing: true))
         case .errorRefreshing(let error):
-            self = .content(ListContent(itemCount: count, footer: .none, refreshError: error))
+            self = .content(ListContent(itemCount: count, footer: .hidden, refreshError: error))
         case .loadingMore:
             self = .content(ListContent(itemCount: count, footer: .loadingMore, isLoadingMore: true))
         case .errorLoadingMore(let error):
@@ -152,8 +152,8 @@ extension ListContent: Equatable where Failure: Equatable {}
 
 /// What a list shows after its last row.
 public enum ListFooter<Failure: Error>: Sendable {
-    /// Nothing (a refresh is replacing the rows).
-    case none
+    /// No footer (a refresh is replacing the rows).
+    case hidden
     /// A loading indicator: a later page is loading, or pages are left and the next display of the
     /// last rows will load one.
     case loadingMore
@@ -164,7 +164,7 @@ public enum ListFooter<Failure: Error>: Sendable {
 
     func hasSameShape(as other: ListFooter) -> Bool {
         switch (self, other) {
-        case (.none, .none), (.loadingMore, .loadingMore), (.end, .end), (.retry, .retry): true
+        case (.hidden, .hidden), (.loadingMore, .loadingMore), (.end, .end), (.retry, .retry): true
         default: false
         }
     }

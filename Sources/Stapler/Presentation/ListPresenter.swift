@@ -160,7 +160,7 @@ extension ListPresenter {
         case .content(let content):
             let footer: View? =
                 switch content.footer {
-                case .none: nil
+                case .hidden: nil
                 case .loadingMore: makeLoadingMoreIndicator()
                 case .retry(let error): makeRetryFooter(for: error, retry: retry)
                 case .end: makeEndFooter()

@@ -49,4 +49,14 @@ public struct PageNumberKey: Hashable, Sendable {
     public let page: Int
     /// How many items the pages before this one sent.
     public let itemsBefore: Int
+
+    /// Creates the key of page `page`, after `itemsBefore` items (to build requests in tests).
+    ///
+    /// - Parameters:
+    ///   - page: The page number, counted from the source's first page number.
+    ///   - itemsBefore: How many items the pages before it sent.
+    public init(page: Int, itemsBefore: Int) {
+        self.page = page
+        self.itemsBefore = itemsBefore
+    }
 }

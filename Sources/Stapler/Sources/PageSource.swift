@@ -16,12 +16,13 @@ public struct PageSource<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     public let firstKey: Key
     let load: @Sendable (PageRequest<Key, Query>) -> SignalProducer<Page<Item, Key, Metadata>, PagingError<Failure>>
 
-    /// Creates a source from its first key and a load closure whose errors are already paging errors.
+    /// Creates a source from its first key and a load closure whose errors are already paging errors
+    /// (what the built-in page models use: they map their source's errors themselves).
     ///
     /// - Parameters:
     ///   - firstKey: The key of the first page.
     ///   - load: Answers a request with one page.
-    public init(
+    init(
         firstKey: Key,
         load:
             @escaping @Sendable (PageRequest<Key, Query>) -> SignalProducer<
