@@ -10,7 +10,7 @@ import Reactive
 /// paginator.preload(index: row)
 /// ```
 ///
-/// Guarantees (each has a test named after it in `PaginatorTests` and the hazard suites):
+/// Guarantees (each is a clause of <doc:StateMachine>, which names the tests that prove it):
 /// - **One load at a time.** A request for the next page while a load runs, after the end, or before
 ///   the first page has loaded does nothing, in O(1).
 /// - **Refresh wins.** ``refresh()`` and ``refresh(query:)`` dispose the load in flight and start the
@@ -126,7 +126,8 @@ public final class Paginator<
 
     /// Starts a new generation with the current query.
     ///
-    /// It disposes any load in flight and loads the first page. The items of the previous generation stay until the first page replaces them.
+    /// It disposes any load in flight and loads the first page. The items of the previous generation stay
+    /// until the first page replaces them.
     public func refresh() {
         engine.refresh(query: nil, waiter: nil)
     }

@@ -15,7 +15,7 @@ final class FixtureServer {
 
         var description: String {
             switch self {
-            case .noPort(let output): "the fixture server printed no port within 30 s; it printed: \(output)"
+            case .noPort(let output): "the fixture server printed no port within 120 s; it printed: \(output)"
             }
         }
     }
@@ -37,14 +37,20 @@ final class FixtureServer {
         process.standardOutput = output.handle
         process.standardError = output.handle
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(30)
-        var port: Int?
-        while port == nil, ContinuousClock.now < deadline, process.isRunning {
-            port = try output.contents().split(separator: "\n").lazy.compactMap { line in
+        // Generous, and checked once more after the wait: under a sanitizer on a loaded 2-core machine,
+        // blocking tests can keep this task from running for a long time after the port was printed.
+        let deadline = ContinuousClock.now + .seconds(120)
+        let readPort = { [output] () throws -> Int? in
+            try output.contents().split(separator: "\n").lazy.compactMap { line in
                 line.hasPrefix("PORT ") ? Int(line.dropFirst(5)) : nil
             }.first
-            if port == nil { try await Task.sleep(for: .milliseconds(20)) }
         }
+        var port = try readPort()
+        while port == nil, ContinuousClock.now < deadline, process.isRunning {
+            try await Task.sleep(for: .milliseconds(20))
+            port = try readPort()
+        }
+        if port == nil { port = try readPort() }
         guard let port else {
             let printed = (try? output.contents()) ?? ""
             process.terminate()

@@ -238,7 +238,7 @@ struct PropertyTests {
     func R12_derivedFollowSources() {
         let a = MutableProperty(1)
         let b = MutableProperty(10)
-        let sum = a.combineLatest(b).map { $0 + $1 }
+        let sum = a.combineLatest(with: b).map { $0 + $1 }
         let parity = a.map { $0 % 2 }.skipRepeats()
         let sums = sum.producer.record().0
         let parities = parity.producer.record().0
@@ -256,7 +256,7 @@ struct PropertyTests {
     func R12_setSourceInsideDerivedObserver() {
         let a = MutableProperty(1)
         let b = MutableProperty(10)
-        let sum = a.combineLatest(b).map { $0 + $1 }
+        let sum = a.combineLatest(with: b).map { $0 + $1 }
         let log = Locked<[Int]>([])
         sum.signal.observeValues { value in
             log.append(value)
@@ -272,7 +272,7 @@ struct PropertyTests {
     func R12_derivedConsistencyUnderConcurrency() {
         let a = MutableProperty(0)
         let b = MutableProperty(0)
-        let sum = a.combineLatest(b).map { $0 + $1 }
+        let sum = a.combineLatest(with: b).map { $0 + $1 }
         let log = Unsynchronized<[Int]>([])
         sum.signal.observeValues { log.value.append($0) }
         let finished = finishesWithin(seconds: 60) {
@@ -312,7 +312,7 @@ struct PropertyTests {
         do {
             let view = Property(source)
             let doubled = source.map { $0 * 2 }
-            let pair = source.combineLatest(view)
+            let pair = source.combineLatest(with: view)
             let distinct = source.skipRepeats()
             #expect(doubled.value == 0 && pair.value == (0, 0) && distinct.value == 0)
         }
@@ -352,7 +352,7 @@ struct PropertyTests {
                 transforms.increment(by: 1)
                 return value
             }
-            let combined = derived.combineLatest(property).skipRepeats { $0 == $1 }
+            let combined = derived.combineLatest(with: property).skipRepeats { $0 == $1 }
             leaks.track(property, "property")
             leaks.track(derived, "derived")
             leaks.track(combined, "combined")

@@ -35,7 +35,7 @@ struct PagedItemsTests {
         #expect(items.count == 100)
         for index in items.indices { #expect(items[index] == index) }
         #expect(items.reversed().first == 99)
-        #expect(items.pageChunkCount == 34)
+        #expect(items.pageCount == 34)
         #expect(Array(items.items(ofPage: 33)) == [99])
         #expect(items[10..<13].elementsEqual([10, 11, 12]))
     }

@@ -180,9 +180,9 @@ private struct RecordingPresenter: ListPresenter {
     let handles: @Sendable (PagingError<ServerError>) -> Bool
     let handled: Locked<[PagingError<ServerError>]>
 
-    func message(_ text: String) -> View { .placeholder(text) }
-    func activityIndicator() -> View { .spinner }
-    func retryButton(title: String, retry: @escaping @Sendable () -> Void) -> View { .button(title, retry) }
+    func makeMessage(_ text: String) -> View { .placeholder(text) }
+    func makeActivityIndicator() -> View { .spinner }
+    func makeRetryButton(title: String, retry: @escaping @Sendable () -> Void) -> View { .button(title, retry) }
 
     func handlesInitialError(_ error: PagingError<ServerError>) -> Bool {
         handled.append(error)

@@ -22,10 +22,14 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     ///
     /// Called under the lock of `executing`, so the check and the start are one atomic step: it only
     /// reads a property (no user code), and the work is made after unlocking.
-    private let admit: @Sendable () -> (@Sendable (Input) -> SignalProducer<Output, Error>)?
-    private let executing: PropertyStorage<Bool>
-    private let outputs: Outputs
-    private let lifetime: Lifetime
+    ///
+    /// Internal rather than private, like the stored properties below, so that `apply(_:)` can be
+    /// inlined and specialized in the caller's module: run as generic code inside Reactive, an execution
+    /// spent most of its time looking up generic metadata.
+    @usableFromInline let admit: @Sendable () -> (@Sendable (Input) -> SignalProducer<Output, Error>)?
+    @usableFromInline let executing: PropertyStorage<Bool>
+    @usableFromInline let outputs: Outputs
+    @usableFromInline let lifetime: Lifetime
     private let lifetimeToken: Lifetime.Token
 
     /// Whether a run is in progress.
@@ -56,14 +60,18 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     /// - Parameters:
     ///   - enabledIf: Read once, atomically with the start of each run.
     ///   - execute: Makes the work of one run from its input.
+    @inlinable
     public convenience init(
         enabledIf: Property<Bool>,
         execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>
     ) {
-        self.init(enabledIf: enabledIf) { enabledIf.value ? execute : nil }
+        // The output pipes are made here, inlined in the caller's module, so that sending into them runs
+        // code specialized for `Output` and `Error`.
+        self.init(enabledIf: enabledIf, outputs: Outputs()) { enabledIf.value ? execute : nil }
     }
 
     /// Creates an action that is enabled whenever no run is in progress.
+    @inlinable
     public convenience init(execute: @escaping @Sendable (Input) -> SignalProducer<Output, Error>) {
         self.init(enabledIf: Property(value: true), execute: execute)
     }
@@ -91,7 +99,7 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     ) {
         // Each state value travels with its verdict, so one atomic read gives both.
         let gate = state.map { (state: $0, isEnabled: isEnabled($0)) }
-        self.init(enabledIf: gate.map(\.isEnabled)) {
+        self.init(enabledIf: gate.map(\.isEnabled), outputs: Outputs()) {
             let current = gate.value
             guard current.isEnabled else { return nil }
             return { input in execute(current.state, input) }
@@ -120,8 +128,10 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
         self.init(state: Property(state), enabledIf: isEnabled, execute: execute)
     }
 
-    private init(
+    @usableFromInline
+    init(
         enabledIf: Property<Bool>,
+        outputs: Outputs,
         admit: @escaping @Sendable () -> (@Sendable (Input) -> SignalProducer<Output, Error>)?
     ) {
         let executing = PropertyStorage(false)
@@ -129,8 +139,8 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
         self.admit = admit
         self.executing = executing
         self.isExecuting = isExecuting
-        self.isEnabled = enabledIf.combineLatest(isExecuting).map { $0 && !$1 }
-        self.outputs = Outputs()
+        self.isEnabled = enabledIf.combineLatest(with: isExecuting).map { $0 && !$1 }
+        self.outputs = outputs
         (lifetime, lifetimeToken) = Lifetime.make()
     }
 
@@ -139,6 +149,7 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     /// The start fails at once with ``ActionError/disabled`` if the action is executing or disabled;
     /// otherwise it runs the work, forwarding its events (a failure as
     /// `ActionError.producerFailed(_:)`). Disposing the start interrupts the work.
+    @inlinable
     public func apply(_ input: Input) -> SignalProducer<Output, ActionError<Error>> {
         SignalProducer { [admit, executing, outputs, lifetime] observer, runLifetime in
             var make: (@Sendable (Input) -> SignalProducer<Output, Error>)?
@@ -179,17 +190,22 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     }
 
     /// The pipes that carry every run's outputs; released with the action, which ends them.
-    private final class Outputs: Sendable {
-        let events = Signal<Signal<Output, Error>.Event, Never>.pipe()
-        let values = Signal<Output, Never>.pipe()
-        let errors = Signal<Error, Never>.pipe()
-        let completed = Signal<Void, Never>.pipe()
-        let disabled = Signal<Void, Never>.pipe()
+    @usableFromInline
+    final class Outputs: Sendable {
+        @usableFromInline let events = Signal<Signal<Output, Error>.Event, Never>.pipe()
+        @usableFromInline let values = Signal<Output, Never>.pipe()
+        @usableFromInline let errors = Signal<Error, Never>.pipe()
+        @usableFromInline let completed = Signal<Void, Never>.pipe()
+        @usableFromInline let disabled = Signal<Void, Never>.pipe()
+
+        @inlinable
+        init() {}
     }
 }
 
 extension Action where Input == Void {
     /// A producer whose every start tries to run the action; see `apply(_:)`.
+    @inlinable
     public func apply() -> SignalProducer<Output, ActionError<Error>> {
         apply(())
     }

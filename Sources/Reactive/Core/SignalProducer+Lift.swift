@@ -17,24 +17,4 @@ extension SignalProducer {
             }
         }
     }
-
-    /// A producer whose every run combines a run of this producer with a run of `other` through
-    /// `transform` (for two-input operators such as `combineLatest(with:)`).
-    ///
-    /// - Returns: The lifted producer.
-    @inlinable
-    public func lift<OtherValue: Sendable, NewValue: Sendable, NewError: Swift.Error>(
-        with other: SignalProducer<OtherValue, Error>,
-        _ transform: @escaping @Sendable (Signal<Value, Error>, Signal<OtherValue, Error>) -> Signal<NewValue, NewError>
-    ) -> SignalProducer<NewValue, NewError> {
-        SignalProducer<NewValue, NewError> { observer, lifetime in
-            startWithSignal { first, firstInterrupter in
-                other.startWithSignal { second, secondInterrupter in
-                    lifetime += firstInterrupter
-                    lifetime += secondInterrupter
-                    lifetime += transform(first, second).observe(observer)
-                }
-            }
-        }
-    }
 }

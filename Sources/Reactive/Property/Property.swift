@@ -1,7 +1,7 @@
 /// A read-only view of a value that changes over time.
 ///
 /// A `Property` is either a view of a ``MutableProperty`` (it shares its value and notifications), a
-/// constant, or derived from other properties (`map(_:)`, `combineLatest(_:)`,
+/// constant, or derived from other properties (`map(_:)`, `combineLatest(with:)`,
 /// `skipRepeats(_:)`). A derived property's value always equals the derivation of its sources' values
 /// once every notification has been delivered, and its observers never see a value older than one they
 /// have already seen. A property keeps the properties it derives from alive.
@@ -114,7 +114,7 @@ extension Property {
     }
 
     /// A property holding this property's value and `other`'s as a pair, updated when either changes.
-    public func combineLatest<Other: Sendable>(_ other: Property<Other>) -> Property<(Value, Other)> {
+    public func combineLatest<Other: Sendable>(with other: Property<Other>) -> Property<(Value, Other)> {
         let storage = PropertyStorage((value, other.value))
         let feed = CompositeDisposable()
         feed += producer.startWithValues { first in storage.modify { $0.0 = first } }
@@ -146,9 +146,9 @@ extension Property where Value: Equatable {
 }
 
 extension Property {
-    /// A property holding this property's value and `other`'s as a pair; see `combineLatest(_:)-(Property<Other>)`.
-    public func combineLatest<Other: Sendable>(_ other: MutableProperty<Other>) -> Property<(Value, Other)> {
-        combineLatest(Property<Other>(other))
+    /// A property holding this property's value and `other`'s as a pair; see `combineLatest(with:)-(Property<Other>)`.
+    public func combineLatest<Other: Sendable>(with other: MutableProperty<Other>) -> Property<(Value, Other)> {
+        combineLatest(with: Property<Other>(other))
     }
 }
 
@@ -166,15 +166,15 @@ extension MutableProperty {
     }
 
     /// A read-only property holding this property's value and `other`'s as a pair, updated when either
-    /// changes; see `Property.combineLatest(_:)-(Property<Other>)`.
-    public func combineLatest<Other: Sendable>(_ other: Property<Other>) -> Property<(Value, Other)> {
-        Property(self).combineLatest(other)
+    /// changes; see `Property.combineLatest(with:)-(Property<Other>)`.
+    public func combineLatest<Other: Sendable>(with other: Property<Other>) -> Property<(Value, Other)> {
+        Property(self).combineLatest(with: other)
     }
 
     /// A read-only property holding this property's value and `other`'s as a pair, updated when either
     /// changes.
-    public func combineLatest<Other: Sendable>(_ other: MutableProperty<Other>) -> Property<(Value, Other)> {
-        Property(self).combineLatest(Property<Other>(other))
+    public func combineLatest<Other: Sendable>(with other: MutableProperty<Other>) -> Property<(Value, Other)> {
+        Property(self).combineLatest(with: Property<Other>(other))
     }
 
     /// A read-only property that changes only when `isEquivalent` says the new value differs from the

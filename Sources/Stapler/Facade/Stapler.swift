@@ -38,8 +38,8 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
 
     /// Reloads the content: loads the first page again, disposing any load in flight.
     ///
-    /// The items stay
-    /// until the new first page replaces them. See ``initialLoadAction`` for the shared slot.
+    /// The items stay until the new first page replaces them. See ``initialLoadAction`` for the shared
+    /// slot.
     public let refreshAction: Action<Void, Void, PagingError<ResponseError>>
 
     /// The loaded items, a random-access snapshot collection; initially empty.
@@ -60,8 +60,8 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
 
     /// The errors of the second and later pages.
     ///
-    /// First-page errors reach the errors of
-    /// ``initialLoadAction`` or ``refreshAction``, whichever started the load.
+    /// First-page errors reach the errors of ``initialLoadAction`` or ``refreshAction``, whichever started
+    /// the load.
     public var errorsAfterFirstPage: Signal<PagingError<ResponseError>, Never> { paginator.errorsAfterFirstPage }
 
     /// Creates a paginator over an offset + total backend.
@@ -101,7 +101,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
         request: @escaping @Sendable (_ offset: Int, _ size: Int) async throws(ResponseError) -> Response
     ) {
         self.init(pageSize: pageSize, deliveringOn: scheduler) { offset, size in
-            SignalProducer.performing { () async throws(ResponseError) in try await request(offset, size) }
+            SignalProducer { () async throws(ResponseError) in try await request(offset, size) }
         }
     }
 

@@ -2,15 +2,15 @@
 ///
 /// The presenter is generic over the host's view type, so UIKit (`UIView`), SwiftUI (`AnyView`) and a
 /// terminal (`String`) all render the same presentation. A conformer implements three primitives
-/// (``message(_:)``, ``activityIndicator()`` and ``retryButton(title:retry:)``); every placeholder and
+/// (``makeMessage(_:)``, ``makeActivityIndicator()`` and ``makeRetryButton(title:retry:)``); every placeholder and
 /// indicator has a default built from them, and each can be replaced on its own (LeadKit's pagination
 /// delegate, TIPagination's default UI delegate):
 ///
 /// ```swift
 /// struct TablePresenter: ListPresenter {
-///     func message(_ text: String) -> UIView { PlaceholderLabel(text) }
-///     func activityIndicator() -> UIView { UIActivityIndicatorView(style: .medium) }
-///     func retryButton(title: String, retry: @escaping @Sendable () -> Void) -> UIView {
+///     func makeMessage(_ text: String) -> UIView { PlaceholderLabel(text) }
+///     func makeActivityIndicator() -> UIView { UIActivityIndicatorView(style: .medium) }
+///     func makeRetryButton(title: String, retry: @escaping @Sendable () -> Void) -> UIView {
 ///         RetryButton(title: title, action: retry)
 ///     }
 ///     // Handle session expiry with an alert instead of the error placeholder.
@@ -35,12 +35,12 @@ public protocol ListPresenter<View, Failure> {
     ///
     /// - Parameter text: The message to show.
     /// - Returns: The message view.
-    func message(_ text: String) -> View
+    func makeMessage(_ text: String) -> View
 
     /// A view that shows activity (the base of the default loading indicators).
     ///
     /// - Returns: The indicator view.
-    func activityIndicator() -> View
+    func makeActivityIndicator() -> View
 
     /// A button titled `title` that calls `retry` when pressed (the base of the default retry footer).
     ///
@@ -48,27 +48,27 @@ public protocol ListPresenter<View, Failure> {
     ///   - title: The button's title.
     ///   - retry: Requests the failed page again.
     /// - Returns: The button view.
-    func retryButton(title: String, retry: @escaping @Sendable () -> Void) -> View
+    func makeRetryButton(title: String, retry: @escaping @Sendable () -> Void) -> View
 
     /// The indicator shown in place of the rows while the first page loads; defaults to
-    /// ``activityIndicator()``.
+    /// ``makeActivityIndicator()``.
     ///
     /// - Returns: The indicator view.
-    func initialLoadingIndicator() -> View
+    func makeInitialLoadingIndicator() -> View
 
-    /// The placeholder shown when the first page came back empty; defaults to a ``message(_:)``.
+    /// The placeholder shown when the first page came back empty; defaults to a ``makeMessage(_:)``.
     ///
     /// - Returns: The placeholder view.
-    func emptyPlaceholder() -> View
+    func makeEmptyPlaceholder() -> View
 
     /// The placeholder shown when the first page failed and there are no rows; defaults to a
-    /// ``message(_:)`` describing `error`.
+    /// ``makeMessage(_:)`` describing `error`.
     ///
     /// Never used for a later page's error, which is the retry footer under the rows.
     ///
     /// - Parameter error: Why the first page failed.
     /// - Returns: The placeholder view.
-    func errorPlaceholder(for error: PagingError<Failure>) -> View
+    func makeErrorPlaceholder(for error: PagingError<Failure>) -> View
 
     /// Lets the host handle a first-page error itself; returning `true` suppresses the error placeholder.
     ///
@@ -79,59 +79,61 @@ public protocol ListPresenter<View, Failure> {
     /// - Returns: Whether the host handled the error.
     func handlesInitialError(_ error: PagingError<Failure>) -> Bool
 
-    /// The footer shown while a later page loads or pages are left; defaults to ``activityIndicator()``.
+    /// The footer shown while a later page loads or pages are left; defaults to ``makeActivityIndicator()``.
     ///
     /// - Returns: The footer view.
-    func loadingMoreIndicator() -> View
+    func makeLoadingMoreIndicator() -> View
 
-    /// The footer shown after a later page failed; defaults to a ``retryButton(title:retry:)``.
+    /// The footer shown after a later page failed; defaults to a ``makeRetryButton(title:retry:)``.
     ///
     /// - Parameters:
     ///   - error: Why the later page failed.
     ///   - retry: Requests the failed page again.
     /// - Returns: The footer view.
-    func retryFooter(for error: PagingError<Failure>, retry: @escaping @Sendable () -> Void) -> View
+    func makeRetryFooter(for error: PagingError<Failure>, retry: @escaping @Sendable () -> Void) -> View
 
     /// The footer shown after the last page, if any; defaults to none.
     ///
     /// - Returns: The footer view, or `nil` for no footer.
-    func endFooter() -> View?
+    func makeEndFooter() -> View?
 
     /// The notice shown over the rows when a refresh failed but the rows stay; defaults to a
-    /// ``message(_:)`` describing `error`.
+    /// ``makeMessage(_:)`` describing `error`.
     ///
     /// - Parameter error: Why the refresh failed.
     /// - Returns: The notice view, or `nil` for none.
-    func refreshFailedNotice(for error: PagingError<Failure>) -> View?
+    func makeRefreshFailedNotice(for error: PagingError<Failure>) -> View?
 }
 
 extension ListPresenter {
-    /// Shows ``activityIndicator()``.
-    public func initialLoadingIndicator() -> View { activityIndicator() }
+    /// Shows ``makeActivityIndicator()``.
+    public func makeInitialLoadingIndicator() -> View { makeActivityIndicator() }
 
     /// Shows "Nothing here yet".
-    public func emptyPlaceholder() -> View { message("Nothing here yet") }
+    public func makeEmptyPlaceholder() -> View { makeMessage("Nothing here yet") }
 
     /// Shows "Could not load: " and the error.
-    public func errorPlaceholder(for error: PagingError<Failure>) -> View { message("Could not load: \(error)") }
+    public func makeErrorPlaceholder(for error: PagingError<Failure>) -> View {
+        makeMessage("Could not load: \(error)")
+    }
 
     /// Handles nothing: the placeholder shows.
     public func handlesInitialError(_ error: PagingError<Failure>) -> Bool { false }
 
-    /// Shows ``activityIndicator()``.
-    public func loadingMoreIndicator() -> View { activityIndicator() }
+    /// Shows ``makeActivityIndicator()``.
+    public func makeLoadingMoreIndicator() -> View { makeActivityIndicator() }
 
     /// Shows a "Retry" button.
-    public func retryFooter(for error: PagingError<Failure>, retry: @escaping @Sendable () -> Void) -> View {
-        retryButton(title: "Retry", retry: retry)
+    public func makeRetryFooter(for error: PagingError<Failure>, retry: @escaping @Sendable () -> Void) -> View {
+        makeRetryButton(title: "Retry", retry: retry)
     }
 
     /// Shows no footer at the end.
-    public func endFooter() -> View? { nil }
+    public func makeEndFooter() -> View? { nil }
 
     /// Shows "Could not refresh: " and the error.
-    public func refreshFailedNotice(for error: PagingError<Failure>) -> View? {
-        message("Could not refresh: \(error)")
+    public func makeRefreshFailedNotice(for error: PagingError<Failure>) -> View? {
+        makeMessage("Could not refresh: \(error)")
     }
 
     /// The views for `presentation`.
@@ -150,21 +152,22 @@ extension ListPresenter {
         case .idle:
             return RenderedList()
         case .loading:
-            return RenderedList(background: initialLoadingIndicator())
+            return RenderedList(background: makeInitialLoadingIndicator())
         case .empty:
-            return RenderedList(background: emptyPlaceholder())
+            return RenderedList(background: makeEmptyPlaceholder())
         case .failed(let error):
-            return RenderedList(background: handlesInitialError(error) ? nil : errorPlaceholder(for: error))
+            return RenderedList(background: handlesInitialError(error) ? nil : makeErrorPlaceholder(for: error))
         case .content(let content):
             let footer: View? =
                 switch content.footer {
                 case .none: nil
-                case .loadingMore: loadingMoreIndicator()
-                case .retry(let error): retryFooter(for: error, retry: retry)
-                case .end: endFooter()
+                case .loadingMore: makeLoadingMoreIndicator()
+                case .retry(let error): makeRetryFooter(for: error, retry: retry)
+                case .end: makeEndFooter()
                 }
             return RenderedList(
-                rowCount: content.itemCount, footer: footer, notice: content.refreshError.flatMap(refreshFailedNotice),
+                rowCount: content.itemCount, footer: footer,
+                notice: content.refreshError.flatMap(makeRefreshFailedNotice),
                 isRefreshing: content.isRefreshing)
         }
     }

@@ -13,12 +13,12 @@ public struct TextListPresenter<Failure: Error>: ListPresenter, Sendable {
     ///
     /// - Parameter text: The message.
     /// - Returns: `text`.
-    public func message(_ text: String) -> String { text }
+    public func makeMessage(_ text: String) -> String { text }
 
     /// "Loading…".
     ///
     /// - Returns: The indicator line.
-    public func activityIndicator() -> String { "Loading…" }
+    public func makeActivityIndicator() -> String { "Loading…" }
 
     /// The title in brackets, such as "[Retry]"; the text cannot be pressed, so `retry` is not kept.
     ///
@@ -26,5 +26,5 @@ public struct TextListPresenter<Failure: Error>: ListPresenter, Sendable {
     ///   - title: The button's title.
     ///   - retry: Ignored.
     /// - Returns: The button line.
-    public func retryButton(title: String, retry: @escaping @Sendable () -> Void) -> String { "[\(title)]" }
+    public func makeRetryButton(title: String, retry: @escaping @Sendable () -> Void) -> String { "[\(title)]" }
 }

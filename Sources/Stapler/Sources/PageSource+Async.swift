@@ -1,24 +1,5 @@
 import Reactive
 
-extension SignalProducer {
-    /// A producer whose every run performs `work` in a `Task`, sends its result and completes; disposing
-    /// the run cancels the task.
-    static func performing(_ work: @escaping @Sendable () async throws(Error) -> Value) -> SignalProducer {
-        SignalProducer { observer, lifetime in
-            let task = Task {
-                do throws(Error) {
-                    let value = try await work()
-                    observer.send(value: value)
-                    observer.sendCompleted()
-                } catch {
-                    observer.send(error: error)
-                }
-            }
-            lifetime.observeEnded { task.cancel() }
-        }
-    }
-}
-
 extension PageSource {
     /// Creates a source from its first key and an `async` load; superseding a load cancels its task.
     ///
@@ -30,7 +11,7 @@ extension PageSource {
         loadPage: @escaping @Sendable (PageRequest<Key, Query>) async throws(Failure) -> Page<Item, Key, Metadata>
     ) {
         self.init(firstKey: firstKey) { (request: PageRequest<Key, Query>) in
-            SignalProducer<Page<Item, Key, Metadata>, Failure>.performing { () async throws(Failure) in
+            SignalProducer<Page<Item, Key, Metadata>, Failure> { () async throws(Failure) in
                 try await loadPage(request)
             }
         }
@@ -47,7 +28,7 @@ extension PageSource where Key == Int {
         load: @escaping @Sendable (_ offset: Int, _ size: Int, _ query: Query) async throws(Failure) -> Metadata
     ) -> PageSource where Metadata: PaginatedResponse, Metadata.Item == Item {
         offset { offset, size, query in
-            SignalProducer.performing { () async throws(Failure) in try await load(offset, size, query) }
+            SignalProducer { () async throws(Failure) in try await load(offset, size, query) }
         }
     }
 
@@ -59,7 +40,7 @@ extension PageSource where Key == Int {
         load: @escaping @Sendable (_ index: Int, _ size: Int, _ query: Query) async throws(Failure) -> Metadata
     ) -> PageSource where Metadata: ExhaustiblePageResponse, Metadata.Item == Item {
         exhaustible { index, size, query in
-            SignalProducer.performing { () async throws(Failure) in try await load(index, size, query) }
+            SignalProducer { () async throws(Failure) in try await load(index, size, query) }
         }
     }
 
@@ -71,7 +52,7 @@ extension PageSource where Key == Int {
         load: @escaping @Sendable (_ query: Query) async throws(Failure) -> [Item]
     ) -> PageSource where Metadata == Void {
         singleLoad { query in
-            SignalProducer.performing { () async throws(Failure) in try await load(query) }
+            SignalProducer { () async throws(Failure) in try await load(query) }
         }
     }
 }
@@ -88,7 +69,7 @@ extension PageSource where Key == PageNumberKey {
         load: @escaping @Sendable (_ page: Int, _ size: Int, _ query: Query) async throws(Failure) -> Metadata
     ) -> PageSource where Metadata: NumberedPageResponse, Metadata.Item == Item {
         pageNumber(firstPage: firstPage) { page, size, query in
-            SignalProducer.performing { () async throws(Failure) in try await load(page, size, query) }
+            SignalProducer { () async throws(Failure) in try await load(page, size, query) }
         }
     }
 }
@@ -104,7 +85,7 @@ extension PageSource {
             Metadata
     ) -> PageSource where Metadata: CursorPageResponse, Key == Metadata.Cursor?, Metadata.Item == Item {
         cursor { cursor, size, query in
-            SignalProducer.performing { () async throws(Failure) in try await load(cursor, size, query) }
+            SignalProducer { () async throws(Failure) in try await load(cursor, size, query) }
         }
     }
 }

@@ -2,7 +2,7 @@ import Reactive
 
 /// Where pages come from: the first key, and how to load the page of a key.
 ///
-/// Build one with a page model (`offset(pageSize:load:)`, `pageNumber(firstPage:load:)`,
+/// Build one with a page model (`offset(load:)`, `pageNumber(firstPage:load:)`,
 /// `cursor(load:)`, `exhaustible(load:)`, `singleLoad(load:)`) or directly from a closure that
 /// answers a ``PageRequest`` with a ``Page``.
 ///

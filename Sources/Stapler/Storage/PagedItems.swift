@@ -13,8 +13,9 @@
 ///   O(1) per element.
 public struct PagedItems<Item: Sendable>: RandomAccessCollection, Sendable {
     let chain: PageChain<Item>?
-    /// How many pages of `chain` this snapshot sees.
-    let pageCount: Int
+
+    /// The number of pages this snapshot holds (a page whose items were all dropped counts too).
+    public let pageCount: Int
 
     /// The number of items in the snapshot.
     public let count: Int
@@ -66,12 +67,9 @@ public struct PagedItems<Item: Sendable>: RandomAccessCollection, Sendable {
         return chunk.items[position - chunk.start]
     }
 
-    /// The number of pages this snapshot holds (a page whose items were all dropped counts too).
-    public var pageChunkCount: Int { pageCount }
-
     /// The items of page `index` of this snapshot.
     ///
-    /// - Parameter index: A page index in `0..<pageChunkCount`.
+    /// - Parameter index: A page index in `0..<pageCount`.
     /// - Returns: The items that page contributed, in order.
     public func items(ofPage index: Int) -> ContiguousArray<Item> {
         precondition(index >= 0 && index < pageCount, "page index \(index) out of range 0..<\(pageCount)")
@@ -130,6 +128,8 @@ extension PagedItems {
         return PagedItems(chain: chain, pageCount: pageCount + 1, count: count + items.count)
     }
 }
+
+extension PagedItems.Iterator: Sendable {}
 
 extension PagedItems: Equatable where Item: Equatable {
     /// Whether both snapshots hold equal items in the same order.

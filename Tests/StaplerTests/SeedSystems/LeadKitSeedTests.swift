@@ -64,13 +64,15 @@ struct LeadKitSeedTests {
         /// Every error offered to the custom handling, in order.
         let offered = Locked<[PagingError<PizzaError>]>([])
 
-        func message(_ text: String) -> Shown { .text(text) }
-        func activityIndicator() -> Shown { .indicator("UIActivityIndicatorView") }
-        func retryButton(title: String, retry: @escaping @Sendable () -> Void) -> Shown { .button(title, press: retry) }
+        func makeMessage(_ text: String) -> Shown { .text(text) }
+        func makeActivityIndicator() -> Shown { .indicator("UIActivityIndicatorView") }
+        func makeRetryButton(title: String, retry: @escaping @Sendable () -> Void) -> Shown {
+            .button(title, press: retry)
+        }
 
-        func emptyPlaceholder() -> Shown { .text("EmptyContentPlaceholder") }
+        func makeEmptyPlaceholder() -> Shown { .text("EmptyContentPlaceholder") }
 
-        func errorPlaceholder(for error: PagingError<PizzaError>) -> Shown {
+        func makeErrorPlaceholder(for error: PagingError<PizzaError>) -> Shown {
             if case .source(.api(let code)) = error { return .text("ApiErrorPlaceholder(\(code))") }
             return .text("UnknownErrorPlaceholder")
         }
@@ -81,10 +83,10 @@ struct LeadKitSeedTests {
             return alertCodes.contains(code)  // UIAlertController.showApiErrorAlert(for: self)
         }
 
-        func initialLoadingIndicator() -> Shown { .indicator("whiteLarge") }
-        func loadingMoreIndicator() -> Shown { .indicator("gray") }
+        func makeInitialLoadingIndicator() -> Shown { .indicator("whiteLarge") }
+        func makeLoadingMoreIndicator() -> Shown { .indicator("gray") }
 
-        func retryFooter(for error: PagingError<PizzaError>, retry: @escaping @Sendable () -> Void) -> Shown {
+        func makeRetryFooter(for error: PagingError<PizzaError>, retry: @escaping @Sendable () -> Void) -> Shown {
             .button("RetryLoadMoreButton", press: retry)
         }
     }
@@ -189,7 +191,7 @@ struct LeadKitSeedTests {
     }
 
     @Test("an empty result shows the empty placeholder, after the first request and after a pull-to-refresh")
-    func emptyPlaceholder() {
+    func makeEmptyPlaceholder() {
         let server = Server()
         let cursor = Self.pizzaListingCursor(server, pizzaType: .margherita)
         let rendered = cursor.recordRendering(with: PizzaPresenter())

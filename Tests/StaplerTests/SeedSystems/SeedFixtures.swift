@@ -108,9 +108,9 @@ enum Shown: Equatable, Sendable, CustomStringConvertible {
 /// A presenter that implements only the three primitives, so every placeholder, indicator and footer is
 /// the protocol's default.
 struct DefaultsPresenter<Failure: Error>: ListPresenter, Sendable {
-    func message(_ text: String) -> Shown { .text(text) }
-    func activityIndicator() -> Shown { .indicator("spinner") }
-    func retryButton(title: String, retry: @escaping @Sendable () -> Void) -> Shown { .button(title, press: retry) }
+    func makeMessage(_ text: String) -> Shown { .text(text) }
+    func makeActivityIndicator() -> Shown { .indicator("spinner") }
+    func makeRetryButton(title: String, retry: @escaping @Sendable () -> Void) -> Shown { .button(title, press: retry) }
 }
 
 /// A backend that answers every request asynchronously on its own serial queue, in the order asked.

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Turns a full benchmark run into the tables of Benchmarks/README.md.
+
+    cd Benchmarks
+    swift package --allow-writing-to-directory /tmp/stapler-bench benchmark \
+        --format histogramPercentiles --path /tmp/stapler-bench --no-progress
+    ../scripts/benchmark-table.py /tmp/stapler-bench
+
+Reads the percentile files the run wrote (one per benchmark and metric) and prints Markdown: per
+operation figures at the median (p50) of the iterations, with the ratios to the peer and the floor.
+Wall time must be in microseconds (the configuration of every scenario says so). The harness exports
+counts scaled to thousands or millions, rounded: malloc counts and bytes keep two or three digits.
+"""
+
+import glob
+import os
+import sys
+
+# Operations per iteration of each reactive scenario: values sent, or deliveries for R2.
+REACTIVE = [
+    ("R1", "10,000,000 values, one hot signal, one observer", 10_000_000),
+    ("R2", "10,000 values to each of 1,000 observers (per delivery)", 10_000_000),
+    ("R3", "map, filter, map; 5,000,000 values", 5_000_000),
+    ("R4", "5,000,000 sets of a property, one observer", 5_000_000),
+    ("R5", "observe then dispose, 1,000,000 times", 1_000_000),
+    ("R6", "1,000,000 synchronous action executions", 1_000_000),
+]
+P1_SIZES = [100_000, 200_000, 400_000, 1_000_000]
+ROW_BYTES = 16
+
+
+def load(directory):
+    """Maps (benchmark, metric) to {percentile: value}."""
+    results = {}
+    for path in glob.glob(os.path.join(directory, "*.histogram.percentiles.tsv")):
+        name = os.path.basename(path)[: -len(".histogram.percentiles.tsv")]
+        # <baseline>.<target>.<benchmark>.<metric>; benchmark names contain no dots.
+        parts = name.split(".")
+        benchmark, metric = parts[2], ".".join(parts[3:])
+        values = {}
+        with open(path) as lines:
+            header = next(lines)
+            # Counts are exported scaled, e.g. "Malloc (total) (M) *": undo the scale (the figures keep
+            # only the exported precision). Wall time is in microseconds, unscaled.
+            factor = 1
+            for unit, multiplier in [("(K)", 1e3), ("(M)", 1e6), ("(G)", 1e9)]:
+                if unit in header and "wall clock" not in header:
+                    factor = multiplier
+            for line in lines:
+                percentile, value = line.split("\t")
+                values[int(percentile)] = float(value) * factor
+        results[(benchmark, metric)] = values
+    return results
+
+
+def median(results, benchmark, metric):
+    values = results.get((benchmark, metric))
+    return None if values is None else values[50]
+
+
+def fmt(value, digits=1):
+    return "n/a" if value is None else f"{value:,.{digits}f}"
+
+
+def main():
+    results = load(sys.argv[1])
+    print("| Scenario | ours ns/op | OpenCombine ns/op | floor ns/op | OpenCombine ÷ ours | ours ÷ floor "
+          "| mallocs/op ours | mallocs/op OpenCombine | mallocs/op floor |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for scenario, title, operations in REACTIVE:
+        times = {}
+        mallocs = {}
+        for variant in ["ours", "OpenCombine", "floor"]:
+            microseconds = median(results, f"{scenario}-{variant}", "wallClock")
+            times[variant] = None if microseconds is None else microseconds * 1_000 / operations
+            count = median(results, f"{scenario}-{variant}", "mallocCountTotal")
+            mallocs[variant] = None if count is None else count / operations
+        peer_ratio = times["OpenCombine"] / times["ours"] if times["ours"] and times["OpenCombine"] else None
+        floor_ratio = times["ours"] / times["floor"] if times["ours"] and times["floor"] else None
+        print(f"| {scenario}: {title} | {fmt(times['ours'])} | {fmt(times['OpenCombine'])} | "
+              f"{fmt(times['floor'], 2)} | {fmt(peer_ratio, 2)}x | {fmt(floor_ratio, 1)}x | "
+              f"{fmt(mallocs['ours'], 2)} | {fmt(mallocs['OpenCombine'], 2)} | {fmt(mallocs['floor'], 2)} |")
+
+    print()
+    print("| P1: N items | time (ms) | ns per item | time ÷ time at 100k | × N | mallocs per page "
+          "| bytes held ÷ items' size | peak heap ÷ items' size | peak resident Δ (MB) |")
+    print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    base = median(results, f"P1-ours-N={P1_SIZES[0]}", "wallClock")
+    for size in P1_SIZES:
+        name = f"P1-ours-N={size}"
+        microseconds = median(results, name, "wallClock")
+        held = median(results, name, "memoryLeakedBytes")
+        resident = median(results, name, "peakMemoryResidentDelta")
+        peak = None
+        for (benchmark, metric), values in results.items():
+            if benchmark == f"P1-peak-heap-N={size}":
+                peak = values[50]
+        count = median(results, name, "mallocCountTotal")
+        print(f"| {size:,} | {fmt(microseconds / 1_000 if microseconds else None)} | "
+              f"{fmt(microseconds * 1_000 / size if microseconds else None)} | "
+              f"{fmt(microseconds / base if microseconds and base else None, 2)} | {size // P1_SIZES[0]} | "
+              f"{fmt(count / (size / 100) if count else None)} | "
+              f"{fmt(held / (size * ROW_BYTES) if held else None, 2)} | "
+              f"{fmt(peak / 100 if peak else None, 2)} | {fmt(resident / 1_000_000 if resident else None)} |")
+
+    print()
+    print("| Scenario | ns per call | mallocs per call |")
+    print("|---|--:|--:|")
+    for name, title, calls in [
+        ("P2-ours", "P2: `loadNextPageIfNeeded()` while a page is in flight", 1_000_000),
+        ("P2-lock-reference", "P2 reference: a no-op `retry()` through the engine's lock", 1_000_000),
+        ("P3-ours", "P3: `preload(index:)` for every row of a 1,000,000-row list", 1_000_000),
+    ]:
+        microseconds = median(results, name, "wallClock")
+        count = median(results, name, "mallocCountTotal")
+        print(f"| {title} | {fmt(microseconds * 1_000 / calls if microseconds else None, 2)} | "
+              f"{fmt(count / calls if count is not None else None, 4)} |")
+
+
+if __name__ == "__main__":
+    main()
