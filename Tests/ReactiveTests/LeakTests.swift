@@ -160,7 +160,7 @@ struct ReactiveLeakTests {
                 let other = MutableProperty(10)
                 let token = tracker.instance()
                 let mapped = source.map { value in withExtendedLifetime(token) { value * 2 } }
-                let combined = Property(source).combineLatest(other)
+                let combined = Property(source).combineLatest(with: other)
                 let distinct = mapped.skipRepeats()
                 leaks.track(mapped, "map")
                 leaks.track(combined, "combineLatest")

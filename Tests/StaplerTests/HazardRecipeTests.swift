@@ -300,7 +300,7 @@ struct HazardRecipeTests {
         }
         let last = kept[99]
         for (index, snapshot) in kept.enumerated() {
-            #expect(snapshot.pageChunkCount == index + 1, "one chunk per page")
+            #expect(snapshot.pageCount == index + 1, "one chunk per page")
             for page in [0, index / 2, index] {
                 #expect(
                     address(snapshot, page: page) == address(last, page: page), "page \(page) is shared, not copied")
