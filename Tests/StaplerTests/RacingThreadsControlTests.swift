@@ -10,10 +10,16 @@ import Testing
 /// Skipped by default. Run it once whenever the harness changes:
 /// `STAPLER_RACY_CONTROL=1 swift test --sanitize=thread --scratch-path .build-tsan --filter RacingThreadsControlTests`.
 /// TSan must report a data race on `Unsynchronized.value` (and the run fails).
+///
+/// The racers call the paginators (refresh, then the answer). Measured with Swift 6.3.1 on Linux: when
+/// they only answer requests started before the race, TSan reported nothing in 1,000 rounds, although
+/// no lock is held across the notification (an observer blocked in one paginator does not delay the
+/// other's): the answer path orders the racers in TSan's eyes. Stress tests that race paginators should
+/// therefore make the paginator calls inside the racing bodies too.
 @Suite("Racy control: racing threads (opt-in)")
 struct RacingThreadsControlTests {
     @Test(
-        "control: observers of two paginators share an unsynchronised counter, raced as the P2 stress test races",
+        "control: observers of two paginators share an unsynchronised counter while two racers refresh and answer",
         .enabled(if: environmentFlag("STAPLER_RACY_CONTROL")))
     func racyControl() {
         let racers = RacingThreads(count: 2)
@@ -27,9 +33,9 @@ struct RacingThreadsControlTests {
             }
             for paginator in paginators {
                 paginator.items.signal.observeValues { _ in counter.value += 1 }
-                paginator.refresh()
             }
             racers.race { thread in
+                paginators[thread].refresh()
                 servers[thread].last?.succeed(page(0, 10, total: 10))
             }
         }
