@@ -2,8 +2,9 @@
 # Hazard audit: every hazard of the reliability catalogue (HAZARDS.md: R1-R16 for the reactive core,
 # P1-P19 for paging) must have at least one test whose display name starts with its ID
 # (`@Test("R1: ...")`), and every hazard whose catalogue row asks for a stress run must also have a
-# stress test among them (a display name that speaks of threads, races, concurrent callers, a barrier,
-# or concurrent tasks). Prints the coverage table; exits 1 if anything is missing.
+# stress test among them (a display name that speaks of threads, races, racers, concurrent writers,
+# readers or senders, a barrier, or concurrent tasks). Prints the coverage table; exits 1 if anything is
+# missing.
 #
 # Usage: scripts/check-hazards.sh [tests directory]   (default: Tests)
 # The catalogue itself lives outside the repository; its IDs are listed below. When HAZARDS_FILE (or
