@@ -30,7 +30,8 @@ import Reactive
 ///   delivery enqueues its notifications and returns; the delivering thread delivers them (so an
 ///   observer must not block waiting for another thread's paginator change: observe it instead).
 /// - **Thread safety.** Every method may be called from any thread; sources may answer on any thread.
-/// - **Lifetime.** Releasing the paginator disposes the load in flight.
+/// - **Lifetime.** Releasing the paginator disposes the load in flight at once, even while notifications
+///   wait on its delivery scheduler (those are then dropped).
 public final class Paginator<
     Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error
 >:

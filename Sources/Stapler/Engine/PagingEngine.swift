@@ -238,7 +238,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         }
         if delivers {
             if let deliveryScheduler {
-                deliveryScheduler.schedule { [self] in flush() }
+                // Weakly: work waiting on the scheduler must not keep a released paginator's engine (and so
+                // its load in flight) alive; notifications of a released paginator are dropped.
+                deliveryScheduler.schedule { [weak self] in self?.flush() }
             } else {
                 flush()
             }

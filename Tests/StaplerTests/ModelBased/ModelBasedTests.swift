@@ -1,84 +1,182 @@
+import Dispatch
 import Foundation
 import Testing
 
-/// Randomized model-based testing: seeded sequences of every paginator operation, interleaved with
-/// responses of every shape (bad ones included), in random order, on random threads, each step checked
-/// against ``PagingReference``. A failure prints its seed and a shrunk sequence.
+/// Randomized model-based testing: seeded sequences of every paginator operation (refresh, query change,
+/// load next, preload, retry, cancel, release, calls from inside notifications), interleaved with
+/// responses of every shape (bad ones included) to any request, latest or superseded, in random order,
+/// delayed on a `TestScheduler` or not, on random threads, for both the offset and the cursor page
+/// models, with and without deduplication. Each step is checked against ``PagingReference``: the items
+/// (no duplicate, no stale item), the state, the query, pages, total and end, only legal transitions,
+/// the requests made (keys, no request after the end, never two loads in flight). A failure prints its
+/// seed, its configuration and a shrunk sequence.
 @Suite("Model-based paging")
 struct ModelBasedTests {
     static let operationsPerSequence = 40
+    /// The runs are split in chunks that run in parallel; seed `s` belongs to chunk `s % chunkCount`.
+    static let chunkCount = 4
 
-    /// How many sequences to run: 10,000 by default, `STAPLER_MODEL_SEQUENCES` to override (the TSan pass
-    /// of CI runs fewer).
+    /// How many sequences to run: 10,000 by default, `STAPLER_MODEL_SEQUENCES` to override (the sanitizer
+    /// passes of CI run fewer).
     static var sequenceCount: Int {
         ProcessInfo.processInfo.environment["STAPLER_MODEL_SEQUENCES"].flatMap(Int.init) ?? 10_000
     }
 
     static func sequence(seed: UInt64) -> [PagingOperation] {
+        let configuration = ModelConfiguration(seed: seed)
         var generator = SplitMix(seed: seed)
-        return (0..<operationsPerSequence).map { _ in PagingOperation.random(using: &generator) }
+        return (0..<operationsPerSequence).map { _ in PagingOperation.random(in: configuration, using: &generator) }
+    }
+
+    /// The queues that answers and calls hop to; each runner has its own.
+    static func makeQueues() -> [DispatchQueue] {
+        (1...3).map { DispatchQueue(label: "model.q\($0)") }
     }
 
     /// Runs `operations` on a fresh session; returns the failing step and its description.
     static func run(
-        _ operations: [PagingOperation], appliesStaleResponses: Bool = false
+        _ operations: [PagingOperation], _ configuration: ModelConfiguration, queues: [DispatchQueue],
+        mutation: PagingReference.Mutation? = nil
     ) -> (step: Int, failure: String)? {
-        let session = PagingSession(appliesStaleResponses: appliesStaleResponses)
+        let session = PagingSession(configuration, queues: queues, mutation: mutation)
         for (step, operation) in operations.enumerated() {
             if let failure = session.apply(operation) { return (step, failure) }
         }
+        if let failure = session.finish() { return (operations.count, "after the scheduler ran: \(failure)") }
         return nil
     }
 
-    /// Removes operations one at a time while the sequence still fails.
-    static func shrink(_ operations: [PagingOperation], appliesStaleResponses: Bool = false) -> [PagingOperation] {
+    /// Removes operations, then simplifies them (no hop, no delay, the latest request), while the
+    /// sequence still fails.
+    static func shrink(
+        _ operations: [PagingOperation], _ configuration: ModelConfiguration, queues: [DispatchQueue],
+        mutation: PagingReference.Mutation? = nil
+    ) -> [PagingOperation] {
+        func fails(_ candidate: [PagingOperation]) -> Bool {
+            run(candidate, configuration, queues: queues, mutation: mutation) != nil
+        }
         var current = operations
         var shrunk = true
         while shrunk {
             shrunk = false
-            for index in current.indices.reversed() {
+            for index in current.indices.reversed() where index < current.count {
                 var candidate = current
                 candidate.remove(at: index)
-                if run(candidate, appliesStaleResponses: appliesStaleResponses) != nil {
+                if fails(candidate) {
                     current = candidate
                     shrunk = true
+                }
+            }
+            for index in current.indices {
+                for simpler in current[index].simplifications {
+                    var candidate = current
+                    candidate[index] = simpler
+                    if fails(candidate) {
+                        current = candidate
+                        shrunk = true
+                        break
+                    }
                 }
             }
         }
         return current
     }
 
-    @Test("random sequences of every operation always match the reference model")
-    func randomSequencesMatchTheReference() {
-        let count = Self.sequenceCount
+    @Test(
+        "random sequences of every operation, answer, delay and thread always match the reference model",
+        arguments: 0..<chunkCount)
+    func randomSequencesMatchTheReference(chunk: Int) {
+        let queues = Self.makeQueues()
+        let seeds = stride(from: UInt64(chunk), to: UInt64(Self.sequenceCount), by: Self.chunkCount)
         var failures = 0
-        for seed in 0..<UInt64(count) {
-            let operations = Self.sequence(seed: seed)
-            guard let (step, failure) = Self.run(operations) else { continue }
+        var operations = 0
+        for seed in seeds {
+            let configuration = ModelConfiguration(seed: seed)
+            let sequence = Self.sequence(seed: seed)
+            operations += sequence.count
+            guard let (step, failure) = Self.run(sequence, configuration, queues: queues) else { continue }
             failures += 1
-            let shrunk = Self.shrink(Array(operations.prefix(step + 1)))
+            let shrunk = Self.shrink(Array(sequence.prefix(step + 1)), configuration, queues: queues)
             Issue.record(
                 """
-                seed \(seed) failed at step \(step): \(failure)
+                seed \(seed) (\(configuration)) failed at step \(step): \(failure)
                 shrunk sequence (\(shrunk.count) steps): \(shrunk)
-                fails with: \(Self.run(shrunk)?.failure ?? "?")
+                fails with: \(Self.run(shrunk, configuration, queues: queues)?.failure ?? "?")
                 """)
             if failures >= 3 { break }
         }
         print(
-            "model-based paging: \(count) sequences of \(Self.operationsPerSequence) operations, \(failures) failures")
+            "model-based paging, chunk \(chunk + 1)/\(Self.chunkCount): \(seeds.underestimatedCount) sequences, "
+                + "\(operations) operations, \(failures) failures")
+    }
+
+    /// Finds a seed among the first `limit` whose sequence fails against `mutation`, and shrinks it.
+    static func catches(
+        _ mutation: PagingReference.Mutation, limit: UInt64 = 2_000,
+        where accepts: (ModelConfiguration) -> Bool = { _ in true }
+    ) throws -> (operations: [PagingOperation], configuration: ModelConfiguration) {
+        let queues = makeQueues()
+        var found: UInt64?
+        for seed in 0..<limit where accepts(ModelConfiguration(seed: seed)) {
+            if run(sequence(seed: seed), ModelConfiguration(seed: seed), queues: queues, mutation: mutation) != nil {
+                found = seed
+                break
+            }
+        }
+        let seed = try #require(found, "no sequence catches \(mutation)")
+        let configuration = ModelConfiguration(seed: seed)
+        return (shrink(sequence(seed: seed), configuration, queues: queues, mutation: mutation), configuration)
     }
 
     @Test("the harness catches a stale-response bug and shrinks it to a few steps")
     func harnessCatchesAStaleResponseBug() throws {
         // A reference with the original Stapler's bug disagrees with the real paginator; the harness
-        // must find such a sequence among a few hundred seeds and shrink it.
-        let failing = (0..<UInt64(500)).lazy.map { Self.sequence(seed: $0) }
-            .first { Self.run($0, appliesStaleResponses: true) != nil }
-        let operations = try #require(failing)
-        let shrunk = Self.shrink(operations, appliesStaleResponses: true)
-        #expect(Self.run(shrunk, appliesStaleResponses: true) != nil)
+        // must find such a sequence and shrink it.
+        let (shrunk, configuration) = try Self.catches(.appliesStaleResponses)
+        let queues = Self.makeQueues()
+        #expect(Self.run(shrunk, configuration, queues: queues, mutation: .appliesStaleResponses) != nil)
         #expect(shrunk.count <= 8, "shrunk to \(shrunk)")
-        #expect(Self.run(shrunk) == nil, "the real paginator passes the same sequence against the right model")
+        #expect(
+            Self.run(shrunk, configuration, queues: queues) == nil,
+            "the real paginator passes the same sequence against the right model")
+    }
+
+    @Test("the harness catches a deduplication bug (identities kept across a refresh) and shrinks it")
+    func harnessCatchesADeduplicationBug() throws {
+        let (shrunk, configuration) = try Self.catches(.keepsIdentitiesAcrossRefresh) { $0.deduplicates }
+        let queues = Self.makeQueues()
+        #expect(Self.run(shrunk, configuration, queues: queues, mutation: .keepsIdentitiesAcrossRefresh) != nil)
+        #expect(shrunk.count <= 8, "shrunk to \(shrunk)")
+        #expect(shrunk.contains { if case .call(.refresh, _) = $0 { true } else { false } }, "\(shrunk)")
+        #expect(Self.run(shrunk, configuration, queues: queues) == nil)
+    }
+
+    @Test("every configuration, answer and operation kind occurs in the default run")
+    func generatorCoversEverything() {
+        var configurations: [String: Int] = [:]
+        var kinds: Set<String> = []
+        var answers: Set<String> = []
+        for seed in 0..<UInt64(400) {
+            configurations["\(ModelConfiguration(seed: seed))", default: 0] += 1
+            for operation in Self.sequence(seed: seed) {
+                switch operation {
+                case .call(let call, let queue):
+                    kinds.insert("\(call)".prefix { $0 != "(" } + (queue == 0 ? "" : " hop"))
+                case .respond(_, let answer, let queue, let delay):
+                    answers.insert("\(answer)")
+                    kinds.insert("respond" + (queue == 0 ? "" : " hop") + (delay == 0 ? "" : " delayed"))
+                default:
+                    kinds.insert("\(operation)".prefix { $0 != "(" }.description)
+                }
+            }
+        }
+        #expect(configurations.count == 8 && configurations.values.allSatisfy { $0 == 50 })
+        #expect(answers.count == PagingOperation.Answer.allCases.count)
+        let expectedKinds: Set<String> = [
+            "refresh", "refresh hop", "loadNext", "loadNext hop", "preload", "preload hop", "retry", "retry hop",
+            "cancel", "cancel hop", "respond", "respond hop", "respond delayed", "respond hop delayed",
+            "onNextState", "onNextItems", "advance", "run", "release",
+        ]
+        #expect(kinds == expectedKinds)
     }
 }

@@ -1,44 +1,179 @@
-/// One step of a randomized paging session.
-enum PagingOperation: Equatable, CustomStringConvertible {
-    case refresh(query: Int?)
-    case loadNext
-    case preload(row: Int)
-    case retry
-    case cancel
-    /// Answers the `age`-th most recent request (0 = the latest), in one of several ways.
-    case respond(age: Int, answer: Answer, onAnotherThread: Bool)
-    /// Releases the paginator and starts a fresh one.
-    case release
+/// How a randomized session is set up: the page model, deduplication, and where notifications run.
+struct ModelConfiguration: Equatable, CustomStringConvertible {
+    enum PageModel: Equatable {
+        /// Offset + total (`PageSource.offset`): a negative total is the bad response.
+        case offset
+        /// Cursor (`PageSource.cursor`): a repeated cursor is the bad response (`PagingError.repeatedKey`).
+        case cursor
+    }
 
-    enum Answer: Equatable, CaseIterable {
-        case page, shortPage, emptyPage, failure, noPage, twoPages, pageThenFailure, negativeTotal
+    var model: PageModel
+    /// `deduplication: .by(\.self)`, with a server that repeats items (the overlapping answer).
+    var deduplicates: Bool
+    /// `deliveringOn: TestScheduler`: notifications wait for `advance`/`run`, and responses may be delayed.
+    var delaysDelivery: Bool
+
+    /// The configuration of a seed: the three low bits choose, so every run covers all eight evenly.
+    init(seed: UInt64) {
+        model = seed & 1 == 0 ? .offset : .cursor
+        deduplicates = seed & 2 != 0
+        delaysDelivery = seed & 4 != 0
+    }
+
+    init(model: PageModel, deduplicates: Bool, delaysDelivery: Bool) {
+        self.model = model
+        self.deduplicates = deduplicates
+        self.delaysDelivery = delaysDelivery
     }
 
     var description: String {
-        switch self {
-        case .refresh(let query): "refresh(\(query.map(String.init) ?? "same"))"
-        case .loadNext: "loadNext"
-        case .preload(let row): "preload(\(row))"
-        case .retry: "retry"
-        case .cancel: "cancel"
-        case .respond(let age, let answer, let thread): "respond(#\(age), \(answer)\(thread ? ", other thread" : ""))"
-        case .release: "release"
+        "\(model), \(deduplicates ? "dedup" : "no dedup"), \(delaysDelivery ? "TestScheduler delivery" : "synchronous delivery")"
+    }
+}
+
+/// One step of a randomized paging session.
+///
+/// `queue` 0 is the test's own thread; 1...3 are serial queues entered with `sync`, so the order stays
+/// fixed while the threads differ.
+enum PagingOperation: Equatable, CustomStringConvertible {
+    /// Calls the paginator.
+    case call(Call, queue: Int)
+    /// Answers the `age`-th most recent request of the session (0 = the latest; older ones are superseded
+    /// or already answered), after `delay` ticks of the delivery scheduler when it has one.
+    case respond(age: Int, answer: Answer, queue: Int, delay: Int)
+    /// Answers the `age`-th most recent request from inside the next state notification: while a refresh
+    /// is announced, the load it superseded is not disposed yet, so the answer reaches the engine, whose
+    /// generation check must drop it.
+    case respondWhenStateChanges(age: Int, answer: Answer)
+    /// Calls the paginator from inside the next items notification (reentrancy).
+    case whenItemsChange(Call)
+    /// Advances the delivery scheduler by `ticks` (0 runs what is due).
+    case advance(ticks: Int)
+    /// Runs the delivery scheduler until it has nothing left.
+    case runScheduler
+    /// Releases the paginator and starts a fresh one.
+    case release
+
+    /// A paginator method.
+    enum Call: Equatable, CustomStringConvertible {
+        case refresh(query: Int?)
+        case loadNext
+        case preload(row: Int)
+        case retry
+        case cancel
+
+        var description: String {
+            switch self {
+            case .refresh(let query): "refresh(\(query.map(String.init) ?? "same"))"
+            case .loadNext: "loadNext"
+            case .preload(let row): "preload(\(row))"
+            case .retry: "retry"
+            case .cancel: "cancel"
+            }
         }
     }
 
-    static func random(using generator: inout SplitMix) -> PagingOperation {
-        switch Int.random(in: 0..<100, using: &generator) {
-        case 0..<10: .refresh(query: Bool.random(using: &generator) ? nil : Int.random(in: 0..<3, using: &generator))
-        case 10..<25: .loadNext
-        case 25..<35: .preload(row: Int.random(in: -2..<60, using: &generator))
-        case 35..<42: .retry
-        case 42..<46: .cancel
-        case 46..<99:
-            .respond(
-                age: Int.random(in: 0..<3, using: &generator) == 0 ? 1 : 0,
-                answer: Answer.allCases.randomElement(using: &generator)!,
-                onAnotherThread: Bool.random(using: &generator))
-        default: .release
+    /// What the server sends.
+    enum Answer: Equatable, CaseIterable {
+        /// A full page, then completion.
+        case page
+        /// Fewer items than asked (a server cap).
+        case shortPage
+        /// No items: the end, whatever the total says.
+        case emptyPage
+        /// A page that starts two items early, repeating items already loaded (drift).
+        case overlapping
+        /// The model's bad page: a negative total (offset), or a next cursor already used (cursor).
+        case badKey
+        /// An error before any page.
+        case failure
+        /// Completion without a page.
+        case noPage
+        /// Two pages: only the first counts.
+        case twoPages
+        /// A page then an error: only the page counts.
+        case pageThenFailure
+        /// A page that never completes.
+        case pageOnly
+    }
+
+    var description: String {
+        func on(_ queue: Int) -> String { queue == 0 ? "" : " on q\(queue)" }
+        switch self {
+        case .call(let call, let queue): return "\(call)\(on(queue))"
+        case .respond(let age, let answer, let queue, let delay):
+            return "respond(#\(age), \(answer)\(delay > 0 ? ", after \(delay)" : ""))\(on(queue))"
+        case .respondWhenStateChanges(let age, let answer): return "onNextState(respond(#\(age), \(answer)))"
+        case .whenItemsChange(let call): return "onNextItems(\(call))"
+        case .advance(let ticks): return "advance(\(ticks))"
+        case .runScheduler: return "run"
+        case .release: return "release"
+        }
+    }
+
+    /// Simpler variants of this operation (never itself), tried by the shrinker.
+    var simplifications: [PagingOperation] {
+        let variants: [PagingOperation] =
+            switch self {
+            case .call(let call, let queue) where queue != 0: [.call(call, queue: 0)]
+            case .respond(let age, let answer, let queue, let delay) where queue != 0 || delay != 0 || age != 0:
+                [
+                    .respond(age: age, answer: answer, queue: 0, delay: 0),
+                    .respond(age: 0, answer: answer, queue: queue, delay: delay),
+                ]
+            default: []
+            }
+        return variants.filter { $0 != self }
+    }
+
+    static func random(in configuration: ModelConfiguration, using generator: inout SplitMix) -> PagingOperation {
+        func queue() -> Int {
+            Int.random(in: 0..<4, using: &generator) == 0 ? Int.random(in: 1...3, using: &generator) : 0
+        }
+        func age() -> Int {
+            switch Int.random(in: 0..<20, using: &generator) {
+            case 0..<13: 0
+            case 13..<16: 1
+            default: Int.random(in: 2..<8, using: &generator)
+            }
+        }
+        func answer() -> Answer {
+            switch Int.random(in: 0..<100, using: &generator) {
+            case 0..<28: .page
+            case 28..<36: .shortPage
+            case 36..<41: .emptyPage
+            case 41..<53: .overlapping
+            case 53..<61: .badKey
+            case 61..<71: .failure
+            case 71..<77: .noPage
+            case 77..<83: .twoPages
+            case 83..<89: .pageThenFailure
+            default: .pageOnly
+            }
+        }
+        func query() -> Int? {
+            Bool.random(using: &generator) ? nil : Int.random(in: 0..<PagingReference.sizes.count, using: &generator)
+        }
+        func row() -> Int { Int.random(in: -2..<40, using: &generator) }
+        let roll = Int.random(in: 0..<100, using: &generator)
+        switch roll {
+        case 0..<8: return .call(.refresh(query: query()), queue: queue())
+        case 8..<20: return .call(.loadNext, queue: queue())
+        case 20..<28: return .call(.preload(row: row()), queue: queue())
+        case 28..<33: return .call(.retry, queue: queue())
+        case 33..<36: return .call(.cancel, queue: queue())
+        case 36..<39: return .respondWhenStateChanges(age: age(), answer: answer())
+        case 39..<42:
+            let calls: [Call] = [.loadNext, .preload(row: row()), .refresh(query: query()), .retry, .cancel]
+            return .whenItemsChange(calls[Int.random(in: 0..<calls.count, using: &generator)])
+        case 42..<50 where configuration.delaysDelivery:
+            return roll < 47 ? .advance(ticks: Int.random(in: 0..<3, using: &generator)) : .runScheduler
+        case 99: return .release
+        default:
+            let delay =
+                configuration.delaysDelivery && Int.random(in: 0..<3, using: &generator) == 0
+                ? Int.random(in: 1...3, using: &generator) : 0
+            return .respond(age: age(), answer: answer(), queue: queue(), delay: delay)
         }
     }
 }

@@ -4,149 +4,361 @@ import Stapler
 import TestSupport
 
 /// Runs operation sequences on a real paginator and checks it against ``PagingReference`` after each step.
-final class PagingSession {
-    typealias TestPaginator = Paginator<Int, Int, Int, Response, ServerError>
+///
+/// Everything it shares with observers and other queues is guarded by a `Locked`; the test drives it from
+/// one thread, and every hop to another queue is a `sync`, so each sequence replays exactly from its seed.
+final class PagingSession: Sendable {
+    typealias OffsetPaginator = Paginator<Int, Int, Int, Response, ServerError>
+    typealias CursorPaginator = Paginator<Int, String?, Int, CursorReply, ServerError>
 
-    /// One request the paginator made.
+    struct CursorReply: CursorPageResponse, Equatable {
+        let items: [Int]
+        let nextCursor: String?
+    }
+
+    /// One request the paginator made, answered by the test.
     final class Request: Sendable {
+        let serial: Int
         let key: Int
         let query: Int
-        let observer: Signal<Response, ServerError>.Observer
         let ended = Locked(false)
+        /// Sends a page (the items, the total for the offset model, the next position for the cursor one).
+        let sendPage: @Sendable (_ items: [Int], _ total: Int, _ next: Int?) -> Void
+        let sendFailure: @Sendable () -> Void
+        let sendCompleted: @Sendable () -> Void
 
-        init(key: Int, query: Int, observer: Signal<Response, ServerError>.Observer) {
+        init<Value>(
+            serial: Int, key: Int, query: Int, observer: Signal<Value, ServerError>.Observer,
+            page: @escaping @Sendable ([Int], Int, Int?) -> Value
+        ) {
+            self.serial = serial
             self.key = key
             self.query = query
-            self.observer = observer
+            sendPage = { items, total, next in observer.send(value: page(items, total, next)) }
+            sendFailure = { observer.send(error: .unavailable) }
+            sendCompleted = { observer.sendCompleted() }
         }
     }
 
+    /// What the checks read from the paginator.
+    struct Observed: Equatable {
+        var items: [Int]
+        var state: String
+        var query: Int
+        var pages: Int
+        var total: Int?
+        var isEndReached: Bool
+    }
+
+    /// The paginator under test, whatever its page model.
+    struct Subject: Sendable {
+        let object: AnyObject & Sendable
+        let refresh: @Sendable (Int?) -> Void
+        let loadNext: @Sendable () -> Void
+        let preload: @Sendable (Int) -> Void
+        let retry: @Sendable () -> Void
+        let cancel: @Sendable () -> Void
+        let observed: @Sendable () -> Observed
+    }
+
+    let configuration: ModelConfiguration
+    private let mutation: PagingReference.Mutation?
+    private let queues: [DispatchQueue]
     private let requests = Locked<[Request]>([])
-    private var paginator: TestPaginator
-    private var reference = PagingReference()
-    private let stateLog = Locked<[String]>([])
-    private static let otherThread = DispatchQueue(label: "model.responses")
+    private let reference: Locked<PagingReference>
+    private let subject = Locked<Subject?>(nil)
+    private let scheduler = Locked<TestScheduler?>(nil)
+    /// What an observer does at the next state or items notification (once).
+    private let stateHook = Locked<(@Sendable () -> Void)?>(nil)
+    private let itemsHook = Locked<(@Sendable () -> Void)?>(nil)
+    /// Failures seen by observers (illegal transitions), reported at the next check.
+    private let observedFailures = Locked<[String]>([])
 
-    init(appliesStaleResponses: Bool = false) {
-        paginator = Self.makePaginator(requests: requests, stateLog: stateLog)
-        reference.appliesStaleResponses = appliesStaleResponses
+    init(_ configuration: ModelConfiguration, queues: [DispatchQueue], mutation: PagingReference.Mutation? = nil) {
+        self.configuration = configuration
+        self.queues = queues
+        self.mutation = mutation
+        reference = Locked(PagingReference(configuration: configuration, firstSerial: 0, mutation: mutation))
+        start()
     }
 
-    private static func makePaginator(requests: Locked<[Request]>, stateLog: Locked<[String]>) -> TestPaginator {
-        let source = PageSource<Int, Int, Int, Response, ServerError>.offset { offset, _, query in
-            SignalProducer { observer, lifetime in
-                let request = Request(key: offset, query: query, observer: observer)
-                lifetime.observeEnded { request.ended.value = true }
-                requests.append(request)
+    /// Creates a fresh paginator (and delivery scheduler).
+    private func start() {
+        let scheduler = configuration.delaysDelivery ? TestScheduler() : nil
+        self.scheduler.value = scheduler
+        subject.value =
+            switch configuration.model {
+            case .offset: makeOffsetSubject(deliveringOn: scheduler)
+            case .cursor: makeCursorSubject(deliveringOn: scheduler)
             }
-        }
-        let paginator = TestPaginator(
-            source: source, pageSize: PagingReference.pageSize, query: 0,
-            prefetchDistance: PagingReference.prefetchDistance)
-        stateLog.value = [paginator.state.value.name]
-        paginator.state.signal.observeValues { stateLog.append($0.name) }
-        return paginator
     }
+
+    private func makeOffsetSubject(deliveringOn scheduler: TestScheduler?) -> Subject {
+        let paginator = OffsetPaginator(
+            source: .offset { [requests] offset, _, query in
+                SignalProducer { observer, lifetime in
+                    let request = requests.withLock { all in
+                        let request = Request(serial: all.count, key: offset, query: query, observer: observer) {
+                            items, total, _ in Response(items: items, total: total)
+                        }
+                        all.append(request)
+                        return request
+                    }
+                    lifetime.observeEnded { request.ended.value = true }
+                }
+            },
+            pageSize: PagingReference.pageSize, query: 0, prefetchDistance: PagingReference.prefetchDistance,
+            deduplication: configuration.deduplicates ? .by(\.self) : nil, deliveringOn: scheduler)
+        return subject(for: paginator)
+    }
+
+    private func makeCursorSubject(deliveringOn scheduler: TestScheduler?) -> Subject {
+        let paginator = CursorPaginator(
+            source: .cursor { [requests] cursor, _, query in
+                SignalProducer { observer, lifetime in
+                    let key = cursor.map { Int($0.dropFirst())! } ?? 0
+                    let request = requests.withLock { all in
+                        let request = Request(serial: all.count, key: key, query: query, observer: observer) {
+                            items, _, next in CursorReply(items: items, nextCursor: next.map { "c\($0)" })
+                        }
+                        all.append(request)
+                        return request
+                    }
+                    lifetime.observeEnded { request.ended.value = true }
+                }
+            },
+            pageSize: PagingReference.pageSize, query: 0, prefetchDistance: PagingReference.prefetchDistance,
+            deduplication: configuration.deduplicates ? .by(\.self) : nil, deliveringOn: scheduler)
+        return subject(for: paginator)
+    }
+
+    private func subject<Key, Metadata>(for paginator: Paginator<Int, Key, Int, Metadata, ServerError>) -> Subject {
+        // The observers capture the hooks and the failure log, never the paginator or the session.
+        let previous = Locked(paginator.state.value.name)
+        paginator.state.signal.observeValues { [observedFailures, stateHook] state in
+            let from = previous.withLock { value in
+                defer { value = state.name }
+                return value
+            }
+            if !Self.isAllowed(from, state.name) {
+                observedFailures.append("illegal transition \(from) -> \(state.name)")
+            }
+            Self.fire(stateHook)
+        }
+        paginator.updates.observeValues { [itemsHook] _ in Self.fire(itemsHook) }
+        return Subject(
+            object: paginator,
+            refresh: { query in
+                if let query { paginator.refresh(query: query) } else { paginator.refresh() }
+            },
+            loadNext: { paginator.loadNextPage() },
+            preload: { paginator.preload(index: $0) },
+            retry: { paginator.retry() },
+            cancel: { paginator.cancel() },
+            observed: {
+                Observed(
+                    items: Array(paginator.items.value), state: paginator.state.value.name,
+                    query: paginator.query.value, pages: paginator.pages.value, total: paginator.total.value,
+                    isEndReached: paginator.isEndReached.value)
+            })
+    }
+
+    private static func fire(_ hook: Locked<(@Sendable () -> Void)?>) {
+        let action = hook.withLock { action in
+            defer { action = nil }
+            return action
+        }
+        action?()
+    }
+
+    // MARK: Operations
 
     /// Applies `operation` to the paginator and the reference; returns a failure description, if any.
     func apply(_ operation: PagingOperation) -> String? {
-        let count = requests.value.count
         switch operation {
-        case .refresh(let query):
-            reference.refresh(query: query, requestCount: count)
-            if let query { paginator.refresh(query: query) } else { paginator.refresh() }
-        case .loadNext:
-            reference.loadNext(requestCount: count)
-            paginator.loadNextPage()
-        case .preload(let row):
-            reference.preload(row: row, requestCount: count)
-            paginator.preload(index: row)
-        case .retry:
-            reference.retry(requestCount: count)
-            paginator.retry()
-        case .cancel:
-            reference.cancel()
-            paginator.cancel()
-        case .respond(let age, let answer, let onAnotherThread):
-            let all = requests.value
-            guard all.count > age else { return check() }
-            let index = all.count - 1 - age
-            reference.respond(toRequest: index, key: all[index].key, with: answer)
-            let send = { Self.answer(all[index], with: answer) }
-            if onAnotherThread { Self.otherThread.sync(execute: send) } else { send() }
-        case .release:
-            let live = requests.value
-            weak var released: TestPaginator?
-            do {
-                released = paginator
-                paginator = Self.makePaginator(requests: requests, stateLog: stateLog)
+        case .call(let call, let queue):
+            perform(call, on: queue)
+        case .respond(let age, let answer, let queue, let delay):
+            guard let request = request(age: age) else { break }
+            if delay > 0, let scheduler = scheduler.value {
+                scheduler.schedule(after: .seconds(delay)) { [weak self] in
+                    self?.answer(request, with: answer, on: queue)
+                }
+            } else {
+                self.answer(request, with: answer, on: queue)
             }
-            if released != nil { return "the released paginator is still alive" }
-            if live.contains(where: { !$0.ended.value }) { return "a load of the released paginator was not disposed" }
-            requests.value = []
-            reference = PagingReference()
+        case .respondWhenStateChanges(let age, let answer):
+            stateHook.value = { [weak self] in
+                guard let self, let request = request(age: age) else { return }
+                self.answer(request, with: answer, on: 0)
+            }
+        case .whenItemsChange(let call):
+            itemsHook.value = { [weak self] in self?.perform(call, on: 0) }
+        case .advance(let ticks):
+            scheduler.value?.advance(by: .seconds(ticks))
+        case .runScheduler:
+            scheduler.value?.run()
+        case .release:
+            if let failure = release() { return failure }
         }
         return check()
     }
 
-    private static func answer(_ request: Request, with answer: PagingOperation.Answer) {
-        let size = PagingReference.sizes[request.query]
-        let full = PagingReference.dataset(request.query, from: request.key, count: PagingReference.pageSize)
-        switch answer {
-        case .page:
-            request.observer.send(value: Response(items: full, total: size))
-            request.observer.sendCompleted()
-        case .shortPage:
-            let items = PagingReference.dataset(request.query, from: request.key, count: PagingReference.pageSize - 2)
-            request.observer.send(value: Response(items: items, total: size))
-        case .emptyPage:
-            request.observer.send(value: Response(items: [], total: size))
-        case .failure:
-            request.observer.send(error: .unavailable)
-        case .noPage:
-            request.observer.sendCompleted()
-        case .twoPages:
-            request.observer.send(value: Response(items: full, total: size))
-            request.observer.send(value: Response(items: [99_999], total: size))
-        case .pageThenFailure:
-            request.observer.send(value: Response(items: full, total: size))
-            request.observer.send(error: .timeout)
-        case .negativeTotal:
-            request.observer.send(value: Response(items: full, total: -1))
-        }
+    /// Runs what the delivery scheduler still holds, then checks: the end of a sequence.
+    func finish() -> String? {
+        scheduler.value?.run()
+        return check()
     }
+
+    /// Applies `call` to the reference, then makes it on the paginator (on `queue`). The reference goes
+    /// first, because an observer may act on the paginator from inside the call.
+    private func perform(_ call: PagingOperation.Call, on queue: Int) {
+        let body: @Sendable () -> Void = { [self] in
+            guard let subject = subject.value else { return }
+            reference.withLock { reference in
+                switch call {
+                case .refresh(let query): reference.refresh(query: query)
+                case .loadNext: reference.loadNext()
+                case .preload(let row): reference.preload(row: row)
+                case .retry: reference.retry()
+                case .cancel: reference.cancel()
+                }
+            }
+            switch call {
+            case .refresh(let query): subject.refresh(query)
+            case .loadNext: subject.loadNext()
+            case .preload(let row): subject.preload(row)
+            case .retry: subject.retry()
+            case .cancel: subject.cancel()
+            }
+        }
+        if queue == 0 { body() } else { queues[queue - 1].sync(execute: body) }
+    }
+
+    /// The request `age` steps back from the latest, or the oldest when there are fewer.
+    private func request(age: Int) -> Request? {
+        let all = requests.value
+        guard !all.isEmpty else { return nil }
+        return all[all.count - 1 - min(age, all.count - 1)]
+    }
+
+    /// Sends `answer` to `request` (on `queue`), after telling the reference what it sends.
+    private func answer(_ request: Request, with answer: PagingOperation.Answer, on queue: Int) {
+        let body: @Sendable () -> Void = { [self] in
+            let reply = Self.reply(to: request, with: answer, model: configuration.model)
+            reference.withLock { $0.respond(serial: request.serial, key: request.key, with: reply) }
+            switch (answer, reply) {
+            case (.failure, _):
+                request.sendFailure()
+            case (.noPage, _):
+                request.sendCompleted()
+            case (.twoPages, .page(let items, let total, let next)):
+                request.sendPage(items, total, next)
+                request.sendPage([99_999], total, next)
+            case (.pageThenFailure, .page(let items, let total, let next)):
+                request.sendPage(items, total, next)
+                request.sendFailure()
+            case (.pageOnly, .page(let items, let total, let next)):
+                request.sendPage(items, total, next)
+            case (_, .page(let items, let total, let next)):
+                request.sendPage(items, total, next)
+                request.sendCompleted()
+            case (_, .failure):
+                request.sendFailure()
+            }
+        }
+        if queue == 0 { body() } else { queues[queue - 1].sync(execute: body) }
+    }
+
+    /// What the server sends for `request`: plain test data, the same for both the paginator and the
+    /// reference, which decides on its own what the paginator must make of it.
+    static func reply(
+        to request: Request, with answer: PagingOperation.Answer, model: ModelConfiguration.PageModel
+    ) -> PagingReference.Reply {
+        let size = PagingReference.sizes[request.query]
+        let pageSize = PagingReference.pageSize
+        var from = request.key
+        var count = pageSize
+        var total = size
+        switch answer {
+        case .failure, .noPage: return .failure
+        case .shortPage: count = pageSize - 2
+        case .emptyPage: count = 0
+        case .overlapping: from = max(0, request.key - 2)
+        case .badKey where model == .offset: total = -1
+        default: break
+        }
+        let items = PagingReference.dataset(request.query, from: from, count: count)
+        var next = items.isEmpty || from + items.count >= size ? nil : from + items.count
+        if answer == .badKey, model == .cursor, request.key > 0 {
+            // A cursor already used: this page's own (A, A), or the second page's (A, B, A).
+            next = request.key > pageSize ? pageSize : request.key
+        }
+        return .page(items: items, total: total, next: next)
+    }
+
+    /// Releases the paginator with whatever it has in flight and starts a fresh one.
+    private func release() -> String? {
+        weak var released: AnyObject?
+        let oldScheduler = scheduler.value
+        do {
+            released = subject.value?.object
+            subject.value = nil
+        }
+        stateHook.value = nil
+        itemsHook.value = nil
+        reference.value = PagingReference(
+            configuration: configuration, firstSerial: requests.value.count, mutation: mutation)
+        if released != nil { return "the released paginator is still alive" }
+        if requests.value.contains(where: { !$0.ended.value }) {
+            return "a load of the released paginator was not disposed"
+        }
+        // Deliveries (and delayed answers) still scheduled run now, as a main queue would run them.
+        oldScheduler?.run()
+        start()
+        return nil
+    }
+
+    // MARK: Checks
 
     /// Compares the paginator with the reference.
     private func check() -> String? {
-        let items = Array(paginator.items.value)
-        let state = paginator.state.value.name
-        if items != reference.items { return "items \(items), expected \(reference.items)" }
-        if state != reference.state { return "state \(state), expected \(reference.state)" }
-        if Set(items).count != items.count { return "duplicate items \(items)" }
-        if let stale = items.first(where: { $0 / 1_000 != reference.itemsQuery }) {
+        if let failure = observedFailures.value.first { return failure }
+        let reference = reference.value
+        let all = requests.value
+        let mine = all[reference.firstSerial...]
+        let live = all.filter { !$0.ended.value }.map(\.serial)
+        if mine.count > reference.loadsStarted {
+            if reference.isEndReached && reference.pending == nil && reference.state == "data" {
+                return "a request after the end: \(mine.count) requests, expected \(reference.loadsStarted)"
+            }
+            return "\(mine.count) requests, expected \(reference.loadsStarted)"
+        }
+        if mine.count < reference.loadsStarted { return "\(mine.count) requests, expected \(reference.loadsStarted)" }
+        if live.count > 1 { return "\(live.count) loads in flight: \(live)" }
+        if let pending = reference.pending {
+            let request = all[pending.serial]
+            if request.key != pending.key || request.query != pending.query {
+                return
+                    "request (key \(request.key), query \(request.query)), expected (key \(pending.key), query \(pending.query))"
+            }
+            if live != [pending.serial] { return "the awaited load \(pending.serial) is not the one in flight \(live)" }
+        } else if !live.isEmpty {
+            return "load \(live) is in flight but none is expected"
+        }
+        // With a delivery scheduler, the published values catch up when it runs what is due.
+        if let scheduler = scheduler.value, let due = scheduler.nextDue, due <= scheduler.now { return nil }
+        guard let observed = subject.value?.observed() else { return "no paginator" }
+        let expected = Observed(
+            items: reference.items, state: reference.state, query: reference.query, pages: reference.pages,
+            total: reference.total, isEndReached: reference.isEndReached)
+        if configuration.deduplicates, Set(observed.items).count != observed.items.count {
+            return "duplicate items \(observed.items)"
+        }
+        if let stale = observed.items.first(where: { $0 / 1_000 != reference.itemsQuery }) {
             return "stale item \(stale) of another query"
         }
-        if (state == "data" || state == "noData") && paginator.isEndReached.value != reference.isEndReached {
-            return "isEndReached \(paginator.isEndReached.value), expected \(reference.isEndReached)"
-        }
-        let all = requests.value
-        let live = all.indices.filter { !all[$0].ended.value }
-        if live.count > 1 { return "\(live.count) loads in flight" }
-        if let pending = reference.pending {
-            guard all.count == pending.index + 1 else {
-                return "\(all.count) requests, expected \(pending.index + 1)"
-            }
-            if all[pending.index].key != pending.key {
-                return "request key \(all[pending.index].key), expected \(pending.key)"
-            }
-            if live != [pending.index] { return "the awaited load is not the one in flight" }
-        } else if !live.isEmpty {
-            return "a load is in flight but none is expected"
-        }
-        let log = stateLog.value
-        for (from, to) in zip(log, log.dropFirst()) where !Self.isAllowed(from, to) {
-            return "illegal transition \(from) -> \(to)"
-        }
+        if observed != expected { return "observed \(observed), expected \(expected)" }
         return nil
     }
 
