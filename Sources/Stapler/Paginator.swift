@@ -84,6 +84,7 @@ public final class Paginator<
     ///     reads and hears every change on the main queue and never sees a value ahead of its
     ///     notification. Methods may still be called from any thread. By default notifications run on
     ///     the thread that caused them (the caller's, or the thread a response arrived on).
+    @inlinable
     public init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int,
@@ -126,6 +127,7 @@ public final class Paginator<
     /// Starts a new generation with the current query.
     ///
     /// It disposes any load in flight and loads the first page. The items of the previous generation stay until the first page replaces them.
+    @inlinable
     public func refresh() {
         engine.refresh(query: nil, waiter: nil)
     }
@@ -133,6 +135,7 @@ public final class Paginator<
     /// Starts a new generation with `query`; results of earlier queries are never applied.
     ///
     /// - Parameter query: The query of the new generation.
+    @inlinable
     public func refresh(query: Query) {
         engine.refresh(query: query, waiter: nil)
     }
@@ -167,6 +170,7 @@ public final class Paginator<
     /// In `errorLoadingMore` it loads the page that failed; in `errorRefreshing` the first page; in
     /// `noData` it reloads the list, like ``refresh()`` (TIPagination's "try again" on an empty list). In
     /// any other state it does nothing: a list with data never re-requests a page on its own.
+    @inlinable
     public func retry() {
         engine.send(.retry)
     }
@@ -177,6 +181,7 @@ public final class Paginator<
     /// refresh undoes the refresh: the paginator returns to the state it left (`uninitialized`, `noData`
     /// or `errorRefreshing`), and a list that had data returns to `data` with the query, the next key and
     /// the end it had, so paging it goes on where it stood. Nothing in flight is ever applied afterwards.
+    @inlinable
     public func cancel() {
         engine.send(.cancel(generation: nil))
     }
@@ -191,6 +196,7 @@ extension Paginator where Query == Void {
     ///   - prefetchDistance: How close to the end ``preload(index:)`` starts the next page.
     ///   - deduplication: Drops items already loaded when given.
     ///   - scheduler: Delivers every notification on it when given.
+    @inlinable
     public convenience init(
         source: PageSource<Item, Key, Void, Metadata, Failure>,
         pageSize: Int,

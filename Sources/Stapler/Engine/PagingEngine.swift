@@ -12,44 +12,59 @@ import Reactive
 /// turn comes, and its notifications run before the next is staged, so while an observer is notified of
 /// a publication, every property holds exactly that publication's values, whatever other threads do.
 /// The machine itself (and so every method's decision) is always up to date.
+///
+/// The engine is specialised in the client's module (its methods are inlinable), so a paginator of
+/// concrete types runs no unspecialised generic code on its hot paths, except Reactive's property
+/// group, which it reaches through ``PropertyWriter`` and ``SignalWriter``.
 @usableFromInline
 final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>:
     @unchecked Sendable
 {
     @usableFromInline typealias Machine = PagingMachine<Item, Key, Query, Metadata, Failure>
-    typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>
-    typealias Waiter = @Sendable (FirstPageOutcome<Failure>) -> Void
+    @usableFromInline typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>
+    @usableFromInline typealias Waiter = @Sendable (FirstPageOutcome<Failure>) -> Void
 
     // Guarded by `state`'s lock.
-    private let state: LockedState<State>
+    @usableFromInline let state: LockedState<State>
     // Guarded by `outbox`'s lock: deliveries not yet made, and whether a thread is making them.
     // Lock order: `state`, then `outbox`, then the published properties' own locks.
-    private let outbox = LockedState(Outbox())
+    @usableFromInline let outbox = LockedState(Outbox())
     // Written only while the owner is being initialised, before the engine is shared.
-    private var stagers: [@Sendable (Publication) -> SignalDrain?] = []
+    @usableFromInline var stagers: [@Sendable (Publication) -> StagedNotification?] = []
 
-    private let source: PageSource<Item, Key, Query, Metadata, Failure>
-    private let identity: (@Sendable (Item) -> AnyHashable)?
-    private let deliveryScheduler: (any Scheduler)?
+    @usableFromInline let source: PageSource<Item, Key, Query, Metadata, Failure>
+    @usableFromInline let identity: (@Sendable (Item) -> AnyHashable)?
+    @usableFromInline let deliveryScheduler: (any Scheduler)?
 
     /// What the no-op-able calls may skip without taking the lock.
     @usableFromInline let gate = PagingGate()
 
+    @usableFromInline
     struct State {
-        var machine: Machine
+        @usableFromInline var machine: Machine
         /// The disposables of the loads started and not yet superseded, by ticket.
-        var loads: [UInt64: SerialDisposable] = [:]
+        @usableFromInline var loads: [UInt64: SerialDisposable] = [:]
         /// Callbacks waiting for the first page of a generation.
-        var waiters: [UInt64: [Waiter]] = [:]
+        @usableFromInline var waiters: [UInt64: [Waiter]] = [:]
+
+        @inlinable
+        init(machine: Machine) {
+            self.machine = machine
+        }
     }
 
+    @usableFromInline
     struct Outbox {
-        var deliveries = FIFOQueue<Delivery>()
-        var isFlushing = false
+        @usableFromInline var deliveries = FIFOQueue<Delivery>()
+        @usableFromInline var isFlushing = false
+
+        @inlinable
+        init() {}
     }
 
     /// What the flusher delivers: a publication to every property and signal, or a first-page outcome
     /// to the action that waits for it.
+    @usableFromInline
     enum Delivery {
         case publication(Publication)
         case outcome(@Sendable () -> Void)
@@ -57,14 +72,27 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
     /// One published change: the snapshot, with the items change and the later-page error that came
     /// with it.
+    @usableFromInline
     struct Publication {
-        let snapshot: Snapshot
-        let itemsUpdate: ItemsUpdate<Item, Metadata>?
-        let laterPageError: PagingError<Failure>?
+        @usableFromInline let snapshot: Snapshot
+        @usableFromInline let itemsUpdate: ItemsUpdate<Item, Metadata>?
+        @usableFromInline let laterPageError: PagingError<Failure>?
         /// Whether the transition applied a page.
-        let appliesPage: Bool
+        @usableFromInline let appliesPage: Bool
         /// The query of the current generation, when the transition changed it.
-        let newQuery: Query?
+        @usableFromInline let newQuery: Query?
+
+        @inlinable
+        init(
+            snapshot: Snapshot, itemsUpdate: ItemsUpdate<Item, Metadata>?, laterPageError: PagingError<Failure>?,
+            appliesPage: Bool, newQuery: Query?
+        ) {
+            self.snapshot = snapshot
+            self.itemsUpdate = itemsUpdate
+            self.laterPageError = laterPageError
+            self.appliesPage = appliesPage
+            self.newQuery = newQuery
+        }
     }
 
     /// Creates an engine.
@@ -76,6 +104,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     ///   - identity: Deduplicates items by this identity when given.
     ///   - deliveryScheduler: When set, publications and first-page outcomes run on it, in order,
     ///     instead of on the thread that caused them.
+    @usableFromInline
     init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int,
@@ -105,15 +134,16 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     ///   - project: Pure; runs under the outbox lock for every publication.
     ///   - isEquivalent: When given, a publication that projects an equivalent value notifies nobody.
     /// - Returns: The read-only property.
+    @inlinable
     func property<Value: Sendable>(
         _ project: @escaping @Sendable (Snapshot) -> Value,
         skipping isEquivalent: (@Sendable (Value, Value) -> Bool)? = nil
     ) -> Property<Value> {
-        let (property, handle) = PropertyGroup.makeProperty(project(Snapshot.initial))
+        let (property, writer) = PropertyWriter.make(project(Snapshot.initial))
         stagers.append { publication in
             let value = project(publication.snapshot)
-            if let isEquivalent, isEquivalent(handle.value, value) { return nil }
-            return handle.stage(value)
+            if let isEquivalent, isEquivalent(writer.value, value) { return nil }
+            return writer.stage(value)
         }
         return property
     }
@@ -122,13 +152,14 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     /// `changes` holds (for values that cannot be compared); call only while the owner is initialising.
     ///
     /// - Returns: The read-only property.
+    @inlinable
     func property<Value: Sendable>(
         _ project: @escaping @Sendable (Snapshot) -> Value,
         changingWhen changes: @escaping @Sendable (Publication) -> Bool
     ) -> Property<Value> {
-        let (property, handle) = PropertyGroup.makeProperty(project(Snapshot.initial))
+        let (property, writer) = PropertyWriter.make(project(Snapshot.initial))
         stagers.append { publication in
-            changes(publication) ? handle.stage(project(publication.snapshot)) : nil
+            changes(publication) ? writer.stage(project(publication.snapshot)) : nil
         }
         return property
     }
@@ -137,10 +168,11 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     ///
     /// - Parameter initial: The query of the first generation.
     /// - Returns: The read-only property.
+    @inlinable
     func queryProperty(initial: Query) -> Property<Query> {
-        let (property, handle) = PropertyGroup.makeProperty(initial)
+        let (property, writer) = PropertyWriter.make(initial)
         stagers.append { publication in
-            publication.newQuery.flatMap { handle.stage($0) }
+            publication.newQuery.flatMap { writer.stage($0) }
         }
         return property
     }
@@ -148,17 +180,18 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     /// A signal of `project` of each publication, for those that project a value.
     ///
     /// - Returns: The signal; it completes when the engine is released.
+    @inlinable
     func signal<Value: Sendable>(_ project: @escaping @Sendable (Publication) -> Value?) -> Signal<Value, Never> {
-        let (signal, input) = StagedSignalInput<Value>.make()
+        let (signal, writer) = SignalWriter<Value>.make()
         stagers.append { publication in
-            project(publication).flatMap { input.stage($0) }
+            project(publication).flatMap { writer.stage($0) }
         }
-        completions.append { input.sendCompleted() }
+        completions.append { writer.complete() }
         return signal
     }
 
     // Written only while the owner is being initialised; run when the owner is released.
-    private var completions: [@Sendable () -> Void] = []
+    @usableFromInline var completions: [@Sendable () -> Void] = []
 
     /// Completes every signal made by ``signal(_:)``.
     func completeSignals() {
@@ -173,7 +206,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     // MARK: Inputs
 
     /// Handles `input` and runs its effects.
-    @usableFromInline
+    @inlinable
     func send(_ input: Machine.Input) {
         send(input, waiter: nil)
     }
@@ -181,13 +214,15 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     /// Starts a new generation; `waiter` hears how its first page ends.
     ///
     /// - Returns: The new generation.
+    @inlinable
     @discardableResult
     func refresh(query: Query?, waiter: Waiter?) -> UInt64 {
         send(.refresh(query: query), waiter: waiter)
     }
 
+    @inlinable
     @discardableResult
-    private func send(_ input: Machine.Input, waiter: Waiter?) -> UInt64 {
+    func send(_ input: Machine.Input, waiter: Waiter?) -> UInt64 {
         var delivers = false
         var cancelled: SerialDisposable?
         var started: (load: Machine.Load, disposable: SerialDisposable)?
@@ -255,7 +290,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     /// Each publication is staged into every property and its notifications run before the next one is
     /// staged. A flush that finds another one running (on another thread, or further up this thread's
     /// stack, when an observer calls back) returns at once: the running flush delivers what it enqueued.
-    private func flush() {
+    @inlinable
+    func flush() {
         let claimed = outbox.withLock { box -> Bool in
             guard !box.isFlushing else { return false }
             box.isFlushing = true
@@ -270,7 +306,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                 }
                 switch delivery {
                 case .publication(let publication):
-                    var drains: [SignalDrain] = []
+                    var drains: [StagedNotification] = []
                     for stage in stagers {
                         if let drain = stage(publication) { drains.append(drain) }
                     }
@@ -290,13 +326,15 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         }
     }
 
-    private enum FlushStep {
-        case notify([SignalDrain])
+    @usableFromInline
+    enum FlushStep {
+        case notify([StagedNotification])
         case report(@Sendable () -> Void)
     }
 
     /// The observer of the load with `ticket`: it turns the load's events into machine inputs.
-    private func observer(for ticket: UInt64) -> Signal<Page<Item, Key, Metadata>, PagingError<Failure>>.Observer {
+    @inlinable
+    func observer(for ticket: UInt64) -> Signal<Page<Item, Key, Metadata>, PagingError<Failure>>.Observer {
         Signal.Observer { [weak self, identity] event in
             guard let self else { return }
             switch event {

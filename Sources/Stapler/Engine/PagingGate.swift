@@ -46,6 +46,7 @@ final class PagingGate: Sendable {
     }
 
     /// Records the machine's state; call under the engine's lock after each transition.
+    @inlinable
     func update(canLoadNext: Bool, canRetryNext: Bool, itemCount: Int) {
         let flags = (canLoadNext ? 1 : 0) | (canRetryNext ? 2 : 0)
         #if canImport(Darwin)

@@ -43,11 +43,13 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     public let refreshAction: Action<Void, Void, PagingError<ResponseError>>
 
     /// The loaded items, a random-access snapshot collection; initially empty.
+    @inlinable
     public var items: Property<PagedItems<Item>> { paginator.items }
 
     /// The number of pages loaded; initially 0.
     ///
     /// A first page sets it to 1.
+    @inlinable
     public var pages: Property<Int> { paginator.pages }
 
     /// The total number of items on the server, as the latest response reported it; initially 0.
@@ -62,6 +64,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     ///
     /// First-page errors reach the errors of
     /// ``initialLoadAction`` or ``refreshAction``, whichever started the load.
+    @inlinable
     public var errorsAfterFirstPage: Signal<PagingError<ResponseError>, Never> { paginator.errorsAfterFirstPage }
 
     /// Creates a paginator over an offset + total backend.
@@ -72,6 +75,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     ///     (for example `QueueScheduler.main`); see `Paginator.init(source:pageSize:query:prefetchDistance:deduplication:deliveringOn:)`.
     ///   - request: Loads `size` items starting at `offset`. Its first value is applied and the request is
     ///     then disposed; completing without a value is a ``PagingError/noPage`` error.
+    @inlinable
     public init(
         pageSize: Int,
         deliveringOn scheduler: (any Scheduler)? = nil,
@@ -95,6 +99,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     ///   - scheduler: When given, every notification is delivered on it.
     ///   - request: Loads `size` items starting at `offset`. Its task is cancelled when the load is
     ///     superseded or the paginator is released.
+    @inlinable
     public convenience init(
         pageSize: Int,
         deliveringOn scheduler: (any Scheduler)? = nil,
@@ -118,7 +123,8 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     }
 
     /// An action whose runs start a new generation and end with its first page.
-    private static func firstPageAction(
+    @inlinable
+    static func firstPageAction(
         _ engine: PagingEngine<Item, Int, Void, Response, ResponseError>
     ) -> Action<Void, Void, PagingError<ResponseError>> {
         // The action holds the engine strongly: the engine holds nothing of the action, and releasing

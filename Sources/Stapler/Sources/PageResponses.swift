@@ -49,4 +49,10 @@ public struct PageNumberKey: Hashable, Sendable {
     public let page: Int
     /// How many items the pages before this one sent.
     public let itemsBefore: Int
+
+    @inlinable
+    init(page: Int, itemsBefore: Int) {
+        self.page = page
+        self.itemsBefore = itemsBefore
+    }
 }

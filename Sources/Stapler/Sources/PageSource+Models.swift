@@ -11,6 +11,7 @@ extension PageSource where Key == PageNumberKey {
     ///   - firstPage: The number of the first page: 0 or 1 for most servers.
     ///   - load: Requests page `page` of `size` items for `query`.
     /// - Returns: The page source.
+    @inlinable
     public static func pageNumber(
         firstPage: Int = 1,
         load: @escaping @Sendable (_ page: Int, _ size: Int, _ query: Query) -> SignalProducer<Metadata, Failure>
@@ -41,6 +42,7 @@ extension PageSource {
     ///
     /// - Parameter load: Requests `size` items after `cursor` (`nil` for the first page) for `query`.
     /// - Returns: The page source.
+    @inlinable
     public static func cursor(
         load:
             @escaping @Sendable (_ cursor: Metadata.Cursor?, _ size: Int, _ query: Query) -> SignalProducer<
@@ -65,6 +67,7 @@ extension PageSource where Key == Int {
     ///
     /// - Parameter load: Requests page `index` (0, 1, ...) of `size` items for `query`.
     /// - Returns: The page source.
+    @inlinable
     public static func exhaustible(
         load: @escaping @Sendable (_ index: Int, _ size: Int, _ query: Query) -> SignalProducer<Metadata, Failure>
     ) -> PageSource where Metadata: ExhaustiblePageResponse, Metadata.Item == Item {
@@ -83,6 +86,7 @@ extension PageSource where Key == Int {
     ///
     /// - Parameter load: Loads every item for `query`.
     /// - Returns: The page source.
+    @inlinable
     public static func singleLoad(
         load: @escaping @Sendable (_ query: Query) -> SignalProducer<[Item], Failure>
     ) -> PageSource where Metadata == Void {

@@ -17,6 +17,7 @@ extension PageSource where Key == Int {
     ///
     /// - Parameter load: Requests `size` items from `offset` for `query`.
     /// - Returns: The page source.
+    @inlinable
     public static func offset(
         load: @escaping @Sendable (_ offset: Int, _ size: Int, _ query: Query) -> SignalProducer<Metadata, Failure>
     ) -> PageSource where Metadata: PaginatedResponse, Metadata.Item == Item {
@@ -28,6 +29,7 @@ extension PageSource where Key == Int {
     }
 
     /// The page for `response` at `offset`: next offset, end and total, per the offset model.
+    @inlinable
     static func offsetPage(
         _ response: Metadata, at offset: Int
     ) -> Page<Item, Int, Metadata> where Metadata: PaginatedResponse, Metadata.Item == Item {

@@ -14,13 +14,15 @@ public struct PageSource<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 {
     /// The key of the first page.
     public let firstKey: Key
-    let load: @Sendable (PageRequest<Key, Query>) -> SignalProducer<Page<Item, Key, Metadata>, PagingError<Failure>>
+    @usableFromInline let load:
+        @Sendable (PageRequest<Key, Query>) -> SignalProducer<Page<Item, Key, Metadata>, PagingError<Failure>>
 
     /// Creates a source from its first key and a load closure whose errors are already paging errors.
     ///
     /// - Parameters:
     ///   - firstKey: The key of the first page.
     ///   - load: Answers a request with one page.
+    @inlinable
     public init(
         firstKey: Key,
         load:
@@ -37,6 +39,7 @@ public struct PageSource<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     /// - Parameters:
     ///   - firstKey: The key of the first page.
     ///   - loadPage: Answers a request with one page.
+    @inlinable
     public init(
         firstKey: Key,
         loadPage: @escaping @Sendable (PageRequest<Key, Query>) -> SignalProducer<Page<Item, Key, Metadata>, Failure>
@@ -49,6 +52,7 @@ public struct PageSource<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
 extension SignalProducer {
     /// This producer with its errors wrapped as ``PagingError/source(_:)``.
+    @inlinable
     func mapPagingError() -> SignalProducer<Value, PagingError<Error>> {
         lift { signal in
             Signal<Value, PagingError<Error>> { output, lifetime in
