@@ -280,7 +280,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         }
         cancelled?.dispose()
         if let (load, disposable) = started {
-            disposable.inner = source.load(load.request).start(observer(for: load.ticket))
+            disposable.inner = source.start(load.request, PageSink(engine: self, ticket: load.ticket))
         }
         return generation
     }
@@ -332,22 +332,19 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         case report(@Sendable () -> Void)
     }
 
-    /// The observer of the load with `ticket`: it turns the load's events into machine inputs.
+    /// Turns an event of the load with `ticket` into a machine input.
     @inlinable
-    func observer(for ticket: UInt64) -> Signal<Page<Item, Key, Metadata>, PagingError<Failure>>.Observer {
-        Signal.Observer { [weak self, identity] event in
-            guard let self else { return }
-            switch event {
-            case .value(let page):
-                let identities = identity.map { identify in page.items.map(identify) }
-                send(.loaded(ticket: ticket, page: page, identities: identities))
-            case .failed(let error):
-                send(.failed(ticket: ticket, error: error))
-            case .completed:
-                send(.failed(ticket: ticket, error: .noPage))
-            case .interrupted:
-                send(.interrupted(ticket: ticket))
-            }
+    func receive(_ event: Signal<Page<Item, Key, Metadata>, PagingError<Failure>>.Event, from ticket: UInt64) {
+        switch event {
+        case .value(let page):
+            let identities = identity.map { identify in page.items.map(identify) }
+            send(.loaded(ticket: ticket, page: page, identities: identities))
+        case .failed(let error):
+            send(.failed(ticket: ticket, error: error))
+        case .completed:
+            send(.failed(ticket: ticket, error: .noPage))
+        case .interrupted:
+            send(.interrupted(ticket: ticket))
         }
     }
 }
