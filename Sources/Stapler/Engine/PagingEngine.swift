@@ -13,6 +13,11 @@ import Reactive
 /// a publication, every property holds exactly that publication's values, whatever other threads do.
 /// The machine itself (and so every method's decision) is always up to date.
 ///
+/// Published properties and signals are made on first use, under the outbox lock, from the snapshot of
+/// the latest staged publication (what every property made earlier holds at that moment), so a value
+/// made late is indistinguishable from one made at the start, and a publication stages only the values
+/// someone asked for.
+///
 /// The engine is specialised in the client's module (its methods are inlinable), so a paginator of
 /// concrete types runs no unspecialised generic code on its hot paths, except Reactive's property
 /// group, which it reaches through ``PropertyWriter`` and ``SignalWriter``.
@@ -23,14 +28,16 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @usableFromInline typealias Machine = PagingMachine<Item, Key, Query, Metadata, Failure>
     @usableFromInline typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>
     @usableFromInline typealias Waiter = @Sendable (FirstPageOutcome<Failure>) -> Void
+    /// Stages one published value for a publication, given the snapshot of the one before; runs under
+    /// the outbox lock and must be pure.
+    @usableFromInline typealias Stager =
+        @Sendable (_ publication: Publication, _ previous: Snapshot) -> StagedNotification?
 
     // Guarded by `state`'s lock.
     @usableFromInline let state: LockedState<State>
-    // Guarded by `outbox`'s lock: deliveries not yet made, and whether a thread is making them.
-    // Lock order: `state`, then `outbox`, then the published properties' own locks.
-    @usableFromInline let outbox = LockedState(Outbox())
-    // Written only while the owner is being initialised, before the engine is shared.
-    @usableFromInline var stagers: [@Sendable (Publication) -> StagedNotification?] = []
+    // Guarded by `outbox`'s lock: deliveries not yet made, whether a thread is making them, and the
+    // published values. Lock order: `state`, then `outbox`, then the published properties' own locks.
+    @usableFromInline let outbox: LockedState<Outbox>
 
     @usableFromInline let source: PageSource<Item, Key, Query, Metadata, Failure>
     @usableFromInline let identity: (@Sendable (Item) -> AnyHashable)?
@@ -57,9 +64,23 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     struct Outbox {
         @usableFromInline var deliveries = FIFOQueue<Delivery>()
         @usableFromInline var isFlushing = false
+        /// The snapshot of the latest staged publication: what every published property holds now.
+        @usableFromInline var published: Snapshot
+        /// The query of the latest staged publication that set one (or the first generation's).
+        @usableFromInline var publishedQuery: Query
+        /// The published values made so far, by ``PublishedSlot``.
+        @usableFromInline var values: [AnyObject?]
+        /// What stages each value made so far.
+        @usableFromInline var stagers: [Stager] = []
+        /// What completes each signal made so far.
+        @usableFromInline var completions: [@Sendable () -> Void] = []
 
         @inlinable
-        init() {}
+        init(query: Query) {
+            published = .initial
+            publishedQuery = query
+            values = Array(repeating: nil, count: PublishedSlot.allCases.count)
+        }
     }
 
     /// What the flusher delivers: a publication to every property and signal, or a first-page outcome
@@ -116,6 +137,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         self.identity = identity
         self.deliveryScheduler = deliveryScheduler
         state = LockedState(State(machine: Machine(firstKey: source.firstKey, pageSize: pageSize, query: query)))
+        outbox = LockedState(Outbox(query: query))
     }
 
     deinit {
@@ -128,79 +150,111 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
     // MARK: Published values
 
-    /// A property holding `project` of each snapshot; call only while the owner is initialising.
+    /// The published value in `slot`, made by `make` on first use.
+    ///
+    /// `make` runs under the outbox lock: it must make the value from the outbox's published snapshot and
+    /// register its stager, and call no user code.
+    @inlinable
+    func published<Value: AnyObject>(_ slot: PublishedSlot, make: (inout Outbox) -> Value) -> Value {
+        outbox.withLock { box in
+            if let made = box.values[slot.rawValue] { return unsafeDowncast(made, to: Value.self) }
+            let made = make(&box)
+            box.values[slot.rawValue] = made
+            return made
+        }
+    }
+
+    /// The property in `slot`, holding `project` of each published snapshot.
     ///
     /// - Parameters:
+    ///   - slot: Where the property is kept.
     ///   - project: Pure; runs under the outbox lock for every publication.
-    ///   - isEquivalent: When given, a publication that projects an equivalent value notifies nobody.
+    ///   - isEquivalent: When given, a publication that projects an equivalent value notifies nobody. It
+    ///     must be an equivalence relation (each value is compared with the previous publication's).
     /// - Returns: The read-only property.
     @inlinable
     func property<Value: Sendable>(
+        _ slot: PublishedSlot,
         _ project: @escaping @Sendable (Snapshot) -> Value,
         skipping isEquivalent: (@Sendable (Value, Value) -> Bool)? = nil
     ) -> Property<Value> {
-        let (property, writer) = PropertyWriter.make(project(Snapshot.initial))
-        stagers.append { publication in
-            let value = project(publication.snapshot)
-            if let isEquivalent, isEquivalent(writer.value, value) { return nil }
-            return writer.stage(value)
+        published(slot) { box in
+            let (property, writer) = PropertyWriter.make(project(box.published))
+            if let isEquivalent {
+                box.stagers.append { publication, previous in
+                    let value = project(publication.snapshot)
+                    return isEquivalent(project(previous), value) ? nil : writer.stage(value)
+                }
+            } else {
+                box.stagers.append { publication, _ in writer.stage(project(publication.snapshot)) }
+            }
+            return property
         }
-        return property
     }
 
-    /// A property holding `project` of each snapshot, changing only with publications for which
-    /// `changes` holds (for values that cannot be compared); call only while the owner is initialising.
+    /// The property in `slot`, holding `project` of each snapshot, changing only with publications for
+    /// which `changes` holds (for values that cannot be compared).
     ///
     /// - Returns: The read-only property.
     @inlinable
     func property<Value: Sendable>(
+        _ slot: PublishedSlot,
         _ project: @escaping @Sendable (Snapshot) -> Value,
         changingWhen changes: @escaping @Sendable (Publication) -> Bool
     ) -> Property<Value> {
-        let (property, writer) = PropertyWriter.make(project(Snapshot.initial))
-        stagers.append { publication in
-            changes(publication) ? writer.stage(project(publication.snapshot)) : nil
+        published(slot) { box in
+            let (property, writer) = PropertyWriter.make(project(box.published))
+            box.stagers.append { publication, _ in
+                changes(publication) ? writer.stage(project(publication.snapshot)) : nil
+            }
+            return property
         }
-        return property
     }
 
-    /// A property holding the query of the current generation; call only while the owner is initialising.
-    ///
-    /// - Parameter initial: The query of the first generation.
-    /// - Returns: The read-only property.
+    /// The property holding the query of the current generation.
     @inlinable
-    func queryProperty(initial: Query) -> Property<Query> {
-        let (property, writer) = PropertyWriter.make(initial)
-        stagers.append { publication in
-            publication.newQuery.flatMap { writer.stage($0) }
+    var queryProperty: Property<Query> {
+        published(.query) { box in
+            let (property, writer) = PropertyWriter.make(box.publishedQuery)
+            box.stagers.append { publication, _ in
+                publication.newQuery.flatMap { writer.stage($0) }
+            }
+            return property
         }
-        return property
     }
 
-    /// A signal of `project` of each publication, for those that project a value.
+    /// The signal in `slot`, of `project` of each publication, for those that project a value.
     ///
-    /// - Returns: The signal; it completes when the engine is released.
+    /// - Returns: The signal; it completes when the owner calls ``close()``.
     @inlinable
-    func signal<Value: Sendable>(_ project: @escaping @Sendable (Publication) -> Value?) -> Signal<Value, Never> {
-        let (signal, writer) = SignalWriter<Value>.make()
-        stagers.append { publication in
-            project(publication).flatMap { writer.stage($0) }
+    func signal<Value: Sendable>(
+        _ slot: PublishedSlot, _ project: @escaping @Sendable (Publication) -> Value?
+    ) -> Signal<Value, Never> {
+        published(slot) { box in
+            let (signal, writer) = SignalWriter<Value>.make()
+            box.stagers.append { publication, _ in
+                project(publication).flatMap { writer.stage($0) }
+            }
+            box.completions.append { writer.complete() }
+            return signal
         }
-        completions.append { writer.complete() }
-        return signal
     }
 
-    // Written only while the owner is being initialised; run when the owner is released.
-    @usableFromInline var completions: [@Sendable () -> Void] = []
-
-    /// Completes every signal made by ``signal(_:)``.
-    func completeSignals() {
+    /// Completes every signal made by ``signal(_:_:)`` and lets go of every value made so far; the owner
+    /// calls it when it is released.
+    ///
+    /// A property someone still holds keeps changing with the engine (the stagers hold its storage), as it
+    /// did while the owner lived; one nobody holds is released, which completes its signal.
+    func close() {
+        let (values, completions) = outbox.withLock { box in
+            defer {
+                box.values = Array(repeating: nil, count: PublishedSlot.allCases.count)
+                box.completions = []
+            }
+            return (box.values, box.completions)
+        }
         for complete in completions { complete() }
-    }
-
-    /// The latest snapshot (it may be ahead of what observers on a delivery scheduler have seen).
-    var snapshot: Snapshot {
-        state.withLock { $0.machine.snapshot }
+        withExtendedLifetime(values) {}
     }
 
     // MARK: Inputs
@@ -298,6 +352,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             return true
         }
         guard claimed else { return }
+        // What the outbox lets go of (the snapshot a publication replaces) is released after unlocking,
+        // since releasing items or metadata can run user code.
+        var retired: Snapshot?
         while true {
             let step = outbox.withLock { box -> FlushStep? in
                 guard let delivery = box.deliveries.popFirst() else {
@@ -307,9 +364,14 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                 switch delivery {
                 case .publication(let publication):
                     var drains: [StagedNotification] = []
-                    for stage in stagers {
-                        if let drain = stage(publication) { drains.append(drain) }
+                    for stage in box.stagers {
+                        if let drain = stage(publication, box.published) { drains.append(drain) }
                     }
+                    if let query = publication.newQuery {
+                        box.publishedQuery = query
+                    }
+                    retired = box.published
+                    box.published = publication.snapshot
                     return .notify(drains)
                 case .outcome(let report):
                     return .report(report)
@@ -317,6 +379,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             }
             switch step {
             case .notify(let drains):
+                withExtendedLifetime(retired) {}
+                retired = nil
                 for drain in drains { drain() }
             case .report(let report):
                 report()
@@ -347,4 +411,13 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             send(.interrupted(ticket: ticket))
         }
     }
+}
+
+/// The values a paginator publishes, one slot each in its engine's outbox.
+@usableFromInline
+enum PublishedSlot: Int, CaseIterable {
+    case snapshot, state, items, pages, total, isEndReached, query, metadata, showsNextPageIndicator
+    case presentation, updates, errorsAfterFirstPage
+    /// The `Stapler` facade's total, 0 until a page reports one.
+    case totalOrZero
 }

@@ -21,10 +21,6 @@ struct PropertyWriter<Value: Sendable>: Sendable {
     func stage(_ value: Value) -> StagedNotification? {
         handle.stage(value).map(StagedNotification.init)
     }
-
-    /// The current value.
-    @usableFromInline
-    var value: Value { handle.value }
 }
 
 /// The input of a published signal.

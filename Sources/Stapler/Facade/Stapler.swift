@@ -53,12 +53,16 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     public var pages: Property<Int> { paginator.pages }
 
     /// The total number of items on the server, as the latest response reported it; initially 0.
-    public let total: Property<Int>
+    @inlinable
+    public var total: Property<Int> {
+        paginator.engine.property(.totalOrZero, { $0.total ?? 0 }, skipping: ==)
+    }
 
     /// Whether to show an activity indicator for pages after the first: `false` until the second page
     /// starts loading, then `true` until no pages are left; `false` while a later page's error waits for
     /// a retry (show a retry footer then) and during a refresh.
-    public let shouldShowNextPageActivityIndicator: Property<Bool>
+    @inlinable
+    public var shouldShowNextPageActivityIndicator: Property<Bool> { paginator.showsNextPageIndicator }
 
     /// The errors of the second and later pages.
     ///
@@ -86,8 +90,6 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
         }
         let paginator = Paginator(source: source, pageSize: pageSize, prefetchDistance: 0, deliveringOn: scheduler)
         self.paginator = paginator
-        total = paginator.engine.property({ $0.total ?? 0 }, skipping: ==)
-        shouldShowNextPageActivityIndicator = paginator.showsNextPageIndicator
         initialLoadAction = Self.firstPageAction(paginator.engine)
         refreshAction = Self.firstPageAction(paginator.engine)
     }

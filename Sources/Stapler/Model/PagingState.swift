@@ -84,6 +84,20 @@ public enum PagingState<Failure: Error>: Sendable {
     }
 }
 
+extension PagingState {
+    /// Whether both states are the same case and neither carries an error (what the `state` property
+    /// skips: two consecutive error states are always distinct notifications).
+    @inlinable
+    func isSameWithoutError(as other: PagingState) -> Bool {
+        switch (self, other) {
+        case (.uninitialized, .uninitialized), (.refreshing, .refreshing), (.noData, .noData), (.data, .data),
+            (.loadingMore, .loadingMore):
+            true
+        default: false
+        }
+    }
+}
+
 extension PagingState: Equatable where Failure: Equatable {}
 
 extension PagingState: CustomStringConvertible {
