@@ -185,7 +185,7 @@ public final class Paginator<
     @inlinable
     public func loadNextPage() {
         guard engine.gate.allowsLoadNext else { return }
-        engine.send(.loadNext(retryingFailedPage: false))
+        engine.send { $0.receiveLoadNext(retryingFailedPage: false) }
     }
 
     /// Loads the next page if row `index` is within the prefetch distance of the last row.
@@ -198,7 +198,7 @@ public final class Paginator<
     @inlinable
     public func preload(index: Int) {
         guard engine.gate.allowsPreload(index: index, distance: prefetchDistance) else { return }
-        engine.send(.preload(index: index, distance: prefetchDistance))
+        engine.send { [prefetchDistance] in $0.receivePreload(index: index, distance: prefetchDistance) }
     }
 
     /// Requests the failed page again, with the same key and query.
@@ -208,7 +208,7 @@ public final class Paginator<
     /// any other state it does nothing: a list with data never re-requests a page on its own.
     @inlinable
     public func retry() {
-        engine.send(.retry)
+        engine.send { $0.receiveRetry() }
     }
 
     /// Disposes the load in flight, if any, without an error (Pageable's `cancelAllRequests()`).
@@ -219,7 +219,7 @@ public final class Paginator<
     /// the end it had, so paging it goes on where it stood. Nothing in flight is ever applied afterwards.
     @inlinable
     public func cancel() {
-        engine.send(.cancel(generation: nil))
+        engine.send { $0.receiveCancel(generation: nil) }
     }
 }
 

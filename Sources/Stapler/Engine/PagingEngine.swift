@@ -96,8 +96,12 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @usableFromInline
     struct Publication {
         @usableFromInline let snapshot: Snapshot
-        @usableFromInline let itemsUpdate: ItemsUpdate<Item, Metadata>?
-        @usableFromInline let laterPageError: PagingError<Failure>?
+        /// How the items changed, if they did.
+        @usableFromInline let itemsChange: ItemsChange?
+        /// The items before ``itemsChange``.
+        @usableFromInline let previousItems: PagedItems<Item>
+        /// Whether a later page failed (the state's error).
+        @usableFromInline let reportsLaterPageError: Bool
         /// Whether the transition applied a page.
         @usableFromInline let appliesPage: Bool
         /// The query of the current generation, when the transition changed it.
@@ -105,14 +109,29 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
         @inlinable
         init(
-            snapshot: Snapshot, itemsUpdate: ItemsUpdate<Item, Metadata>?, laterPageError: PagingError<Failure>?,
-            appliesPage: Bool, newQuery: Query?
+            snapshot: Snapshot, itemsChange: ItemsChange?, previousItems: PagedItems<Item>,
+            reportsLaterPageError: Bool, appliesPage: Bool, newQuery: Query?
         ) {
             self.snapshot = snapshot
-            self.itemsUpdate = itemsUpdate
-            self.laterPageError = laterPageError
+            self.itemsChange = itemsChange
+            self.previousItems = previousItems
+            self.reportsLaterPageError = reportsLaterPageError
             self.appliesPage = appliesPage
             self.newQuery = newQuery
+        }
+
+        /// The items change with the snapshots before and after it, if the items changed.
+        @inlinable
+        var itemsUpdate: ItemsUpdate<Item, Metadata>? {
+            itemsChange.map {
+                ItemsUpdate(previous: previousItems, items: snapshot.items, change: $0, metadata: snapshot.metadata)
+            }
+        }
+
+        /// The error of the later page that failed, if one did.
+        @inlinable
+        var laterPageError: PagingError<Failure>? {
+            reportsLaterPageError ? snapshot.state.error : nil
         }
     }
 
@@ -259,29 +278,31 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
     // MARK: Inputs
 
-    /// Handles `input` and runs its effects.
-    @inlinable
-    func send(_ input: Machine.Input) {
-        send(input, waiter: nil)
-    }
-
     /// Starts a new generation; `waiter` hears how its first page ends.
     ///
     /// - Returns: The new generation.
     @inlinable
     @discardableResult
     func refresh(query: Query?, waiter: Waiter?) -> UInt64 {
-        send(.refresh(query: query), waiter: waiter)
+        send(waiter: waiter) { $0.receiveRefresh(query: query) }
     }
 
+    /// Makes the machine handle an input, by calling its method in `transition`, and runs the effects;
+    /// `waiter` hears how the first page of the generation the machine is in afterwards ends.
+    ///
+    /// The transition calls the machine's method directly: no input value is built, copied and switched
+    /// over, and the effects it returns hold only flags and plain values, so a transition that does
+    /// nothing costs a lock round trip and little else.
+    ///
+    /// - Returns: The generation the machine is in afterwards.
     @inlinable
     @discardableResult
-    func send(_ input: Machine.Input, waiter: Waiter?) -> UInt64 {
+    func send(waiter: Waiter? = nil, _ transition: (inout Machine) -> Machine.Effects) -> UInt64 {
         var delivers = false
         var cancelled: SerialDisposable?
         var started: (load: Machine.Load, disposable: SerialDisposable)?
         let generation = state.withLock { state -> UInt64 in
-            let effects = state.machine.handle(input)
+            let effects = transition(&state.machine)
             let generation = state.machine.snapshot.generation
             if let waiter {
                 state.waiters[generation, default: []].append(waiter)
@@ -291,16 +312,12 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                 canLoadNext: state.machine.canLoadNext, canRetryNext: state.machine.canRetryNext,
                 itemCount: state.machine.snapshot.items.count)
             var deliveries: [Delivery] = []
-            if effects.publish || effects.laterPageError != nil {
-                let snapshot = state.machine.snapshot
-                let update = effects.itemsChange.map {
-                    ItemsUpdate(
-                        previous: $0.previous, items: snapshot.items, change: $0.change, metadata: snapshot.metadata)
-                }
+            if effects.publish {
                 deliveries.append(
                     .publication(
                         Publication(
-                            snapshot: snapshot, itemsUpdate: update, laterPageError: effects.laterPageError,
+                            snapshot: state.machine.snapshot, itemsChange: effects.itemsChange,
+                            previousItems: effects.previousItems, reportsLaterPageError: effects.reportsLaterPageError,
                             appliesPage: effects.appliesPage,
                             newQuery: effects.changesQuery ? state.machine.query : nil)))
             }
@@ -318,7 +335,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             if let ticket = effects.cancel {
                 cancelled = state.loads.removeValue(forKey: ticket)
             }
-            if let load = effects.start {
+            if effects.startsLoad, let load = state.machine.inFlight {
                 let disposable = SerialDisposable()
                 state.loads[load.ticket] = disposable
                 started = (load, disposable)
@@ -402,13 +419,13 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         switch event {
         case .value(let page):
             let identities = identity.map { identify in page.items.map(identify) }
-            send(.loaded(ticket: ticket, page: page, identities: identities))
+            send { $0.receiveLoaded(ticket: ticket, page: page, identities: identities) }
         case .failed(let error):
-            send(.failed(ticket: ticket, error: error))
+            send { $0.receiveFailed(ticket: ticket, error: error) }
         case .completed:
-            send(.failed(ticket: ticket, error: .noPage))
+            send { $0.receiveFailed(ticket: ticket, error: .noPage) }
         case .interrupted:
-            send(.interrupted(ticket: ticket))
+            send { $0.receiveInterrupted(ticket: ticket) }
         }
     }
 }

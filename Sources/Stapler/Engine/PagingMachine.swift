@@ -111,8 +111,11 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     /// What the engine must do after a transition.
     @usableFromInline
     struct Effects {
-        /// A load to start.
-        @usableFromInline var start: Load?
+        /// Whether to start the load in flight (``inFlight``).
+        ///
+        /// Effects hold flags and plain values only: a generic payload would make every transition, even
+        /// one that does nothing, destroy its effects through value witnesses.
+        @usableFromInline var startsLoad = false
         /// The ticket of a load to dispose.
         @usableFromInline var cancel: UInt64?
         /// Whether the snapshot changed and must be published.
@@ -122,9 +125,11 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         /// Whether the query changed (a refresh with a query, or a cancelled one that restored the old).
         @usableFromInline var changesQuery = false
         /// The items change to publish with the snapshot.
-        @usableFromInline var itemsChange: (previous: PagedItems<Item>, change: ItemsChange)?
-        /// A later page's error, for `errorsAfterFirstPage`.
-        @usableFromInline var laterPageError: PagingError<Failure>?
+        @usableFromInline var itemsChange: ItemsChange?
+        /// The items before ``itemsChange``.
+        @usableFromInline var previousItems = PagedItems<Item>()
+        /// Whether a later page failed (the error is the state's), for `errorsAfterFirstPage`.
+        @usableFromInline var reportsLaterPageError = false
         /// First-page outcomes to report, by generation.
         @usableFromInline var firstPageOutcomes: [(generation: UInt64, outcome: FirstPageOutcome<Failure>)] = []
 
@@ -133,58 +138,125 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
 
         @inlinable
         var isEmpty: Bool {
-            start == nil && cancel == nil && !publish && laterPageError == nil && firstPageOutcomes.isEmpty
+            !startsLoad && cancel == nil && !publish && firstPageOutcomes.isEmpty
         }
     }
 
     /// Applies `input` and returns the effects to run.
     ///
+    /// The engine calls the method of each input directly (`receiveRefresh(query:)` and its siblings), so
+    /// no input value is built and copied on its paths; this is the same dispatch, for tests.
+    ///
     /// - Complexity: O(1) for every input but a page, which costs O(page size).
     @inlinable
     mutating func handle(_ input: Input) -> Effects {
-        var effects = Effects()
         switch input {
-        case .refresh(let newQuery):
-            refresh(query: newQuery, &effects)
-        case .loadNext(let retrying):
-            switch snapshot.state {
-            case .data where !snapshot.isEndReached && inFlight == nil:
-                if let key = nextKey { startLoad(key, moving: .loadingMore, &effects) }
-            case .errorLoadingMore where retrying:
-                if let key = pendingKey { startLoad(key, moving: .loadingMore, &effects) }
-            default:
-                break
-            }
-        case .preload(let index, let distance):
-            let count = snapshot.items.count
-            guard index >= 0, index < count, index >= count - 1 - distance else { break }
-            return handle(.loadNext(retryingFailedPage: false))
-        case .retry:
-            switch snapshot.state {
-            case .errorLoadingMore:
-                if let key = pendingKey { startLoad(key, moving: .loadingMore, &effects) }
-            case .errorRefreshing:
-                startLoad(firstKey, moving: .refreshing, &effects)
-            case .noData:
-                // "Try again" on an empty list reloads it, as a refresh with the same query does.
-                refresh(query: nil, &effects)
-            default:
-                break
-            }
-        case .cancel(let generation):
-            cancel(generation: generation, &effects)
+        case .refresh(let newQuery): receiveRefresh(query: newQuery)
+        case .loadNext(let retrying): receiveLoadNext(retryingFailedPage: retrying)
+        case .preload(let index, let distance): receivePreload(index: index, distance: distance)
+        case .retry: receiveRetry()
+        case .cancel(let generation): receiveCancel(generation: generation)
         case .loaded(let ticket, let page, let identities):
-            guard let load = inFlight, load.ticket == ticket else { break }
+            receiveLoaded(ticket: ticket, page: page, identities: identities)
+        case .failed(let ticket, let error): receiveFailed(ticket: ticket, error: error)
+        case .interrupted(let ticket): receiveInterrupted(ticket: ticket)
+        }
+    }
+
+    /// Handles ``Input/refresh(query:)``.
+    @inlinable
+    mutating func receiveRefresh(query newQuery: Query?) -> Effects {
+        var effects = Effects()
+        refresh(query: newQuery, &effects)
+        checkInvariants()
+        return effects
+    }
+
+    /// Handles ``Input/loadNext(retryingFailedPage:)``.
+    @inlinable
+    mutating func receiveLoadNext(retryingFailedPage retrying: Bool) -> Effects {
+        var effects = Effects()
+        switch snapshot.state {
+        case .data where !snapshot.isEndReached && inFlight == nil:
+            if let key = nextKey { startLoad(key, moving: .loadingMore, &effects) }
+        case .errorLoadingMore where retrying:
+            if let key = pendingKey { startLoad(key, moving: .loadingMore, &effects) }
+        default:
+            break
+        }
+        checkInvariants()
+        return effects
+    }
+
+    /// Handles ``Input/preload(index:distance:)``.
+    @inlinable
+    mutating func receivePreload(index: Int, distance: Int) -> Effects {
+        let count = snapshot.items.count
+        guard index >= 0, index < count, index >= count - 1 - distance else { return Effects() }
+        return receiveLoadNext(retryingFailedPage: false)
+    }
+
+    /// Handles ``Input/retry``.
+    @inlinable
+    mutating func receiveRetry() -> Effects {
+        var effects = Effects()
+        switch snapshot.state {
+        case .errorLoadingMore:
+            if let key = pendingKey { startLoad(key, moving: .loadingMore, &effects) }
+        case .errorRefreshing:
+            startLoad(firstKey, moving: .refreshing, &effects)
+        case .noData:
+            // "Try again" on an empty list reloads it, as a refresh with the same query does.
+            refresh(query: nil, &effects)
+        default:
+            break
+        }
+        checkInvariants()
+        return effects
+    }
+
+    /// Handles ``Input/cancel(generation:)``.
+    @inlinable
+    mutating func receiveCancel(generation: UInt64?) -> Effects {
+        var effects = Effects()
+        cancel(generation: generation, &effects)
+        checkInvariants()
+        return effects
+    }
+
+    /// Handles ``Input/loaded(ticket:page:identities:)``.
+    @inlinable
+    mutating func receiveLoaded(
+        ticket: UInt64, page: Page<Item, Key, Metadata>, identities: [AnyHashable]?
+    ) -> Effects {
+        var effects = Effects()
+        if let load = inFlight, load.ticket == ticket {
             effects.cancel = ticket
             inFlight = nil
             apply(page, identities: identities, of: load, &effects)
-        case .failed(let ticket, let error):
-            guard let load = inFlight, load.ticket == ticket else { break }
+        }
+        checkInvariants()
+        return effects
+    }
+
+    /// Handles ``Input/failed(ticket:error:)``.
+    @inlinable
+    mutating func receiveFailed(ticket: UInt64, error: PagingError<Failure>) -> Effects {
+        var effects = Effects()
+        if let load = inFlight, load.ticket == ticket {
             effects.cancel = ticket
             inFlight = nil
             fail(with: error, load: load, &effects)
-        case .interrupted(let ticket):
-            guard inFlight?.ticket == ticket else { break }
+        }
+        checkInvariants()
+        return effects
+    }
+
+    /// Handles ``Input/interrupted(ticket:)``.
+    @inlinable
+    mutating func receiveInterrupted(ticket: UInt64) -> Effects {
+        var effects = Effects()
+        if inFlight?.ticket == ticket {
             cancel(generation: nil, &effects)
         }
         checkInvariants()
@@ -286,7 +358,7 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
             ticket: lastTicket, request: Request(key: key, pageSize: pageSize, query: query, pageIndex: pageIndex))
         inFlight = load
         pendingKey = key
-        effects.start = load
+        effects.startsLoad = true
         move(to: state, &effects)
     }
 
@@ -297,7 +369,7 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
             effects.firstPageOutcomes.append((snapshot.generation, .failed(error)))
         } else {
             move(to: .errorLoadingMore(error), &effects)
-            effects.laterPageError = error
+            effects.reportsLaterPageError = true
         }
     }
 
@@ -323,15 +395,18 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
             snapshot.items = kept.isEmpty ? PagedItems() : PagedItems().appending(kept)
             snapshot.pages = 1
             if !kept.isEmpty {
-                effects.itemsChange = (previous, .reloaded)
+                effects.previousItems = previous
+                effects.itemsChange = .reloaded
             } else if !previous.isEmpty {
-                effects.itemsChange = (previous, .cleared)
+                effects.previousItems = previous
+                effects.itemsChange = .cleared
             }
         } else {
             snapshot.items = previous.appending(kept)
             snapshot.pages += 1
             if !kept.isEmpty {
-                effects.itemsChange = (previous, .appended(previous.count..<snapshot.items.count))
+                effects.previousItems = previous
+                effects.itemsChange = .appended(previous.count..<snapshot.items.count)
             }
         }
         if let next = page.nextKey, !ends {

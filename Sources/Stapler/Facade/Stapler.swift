@@ -121,7 +121,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     @inlinable
     public func loadNextPageIfNeeded() {
         guard paginator.engine.gate.allowsLoadNextOrRetry else { return }
-        paginator.engine.send(.loadNext(retryingFailedPage: true))
+        paginator.engine.send { $0.receiveLoadNext(retryingFailedPage: true) }
     }
 
     /// An action whose runs start a new generation and end with its first page.
@@ -145,7 +145,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
                     }
                 }
                 lifetime.observeEnded {
-                    engine.send(.cancel(generation: generation))
+                    engine.send { $0.receiveCancel(generation: generation) }
                 }
             }
         }
