@@ -28,10 +28,11 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @usableFromInline typealias Machine = PagingMachine<Item, Key, Query, Metadata, Failure>
     @usableFromInline typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>
     @usableFromInline typealias Waiter = @Sendable (FirstPageOutcome<Failure>) -> Void
+    @usableFromInline typealias PageEvent = Signal<Page<Item, Key, Metadata>, PagingError<Failure>>.Event
     /// Stages one published value for a publication, given the snapshot of the one before; runs under
     /// the outbox lock and must be pure.
     @usableFromInline typealias Stager =
-        @Sendable (_ publication: Publication, _ previous: Snapshot) -> StagedNotification?
+        @Sendable (_ publication: Publication, _ previous: Publication) -> StagedNotification?
 
     // Guarded by `state`'s lock.
     @usableFromInline let state: LockedState<State>
@@ -49,8 +50,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @usableFromInline
     struct State {
         @usableFromInline var machine: Machine
-        /// The disposables of the loads started and not yet superseded, by ticket.
-        @usableFromInline var loads: [UInt64: SerialDisposable] = [:]
+        /// The load started and not yet superseded or answered: its ticket and, once its start returned,
+        /// its disposable. (The machine has at most one load in flight.)
+        @usableFromInline var load: (ticket: UInt64, disposable: (any Disposable)?)?
         /// Callbacks waiting for the first page of a generation.
         @usableFromInline var waiters: [UInt64: [Waiter]] = [:]
 
@@ -64,21 +66,22 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     struct Outbox {
         @usableFromInline var deliveries = FIFOQueue<Delivery>()
         @usableFromInline var isFlushing = false
-        /// The snapshot of the latest staged publication: what every published property holds now.
-        @usableFromInline var published: Snapshot
-        /// The query of the latest staged publication that set one (or the first generation's).
-        @usableFromInline var publishedQuery: Query
+        /// The latest staged publication: what every published value holds now.
+        @usableFromInline var published: Publication
         /// The published values made so far, by ``PublishedSlot``.
         @usableFromInline var values: [AnyObject?]
         /// What stages each value made so far.
         @usableFromInline var stagers: [Stager] = []
         /// What completes each signal made so far.
         @usableFromInline var completions: [@Sendable () -> Void] = []
+        /// The flusher's notification buffer, kept between flushes so staging does not allocate.
+        @usableFromInline var spareNotifications: [StagedNotification] = []
 
         @inlinable
         init(query: Query) {
-            published = .initial
-            publishedQuery = query
+            published = Publication(
+                snapshot: .initial, itemsChange: nil, previousItems: PagedItems(), reportsLaterPageError: false,
+                appliesPage: false, query: query, changesQuery: false)
             values = Array(repeating: nil, count: PublishedSlot.allCases.count)
         }
     }
@@ -93,6 +96,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
     /// One published change: the snapshot, with the items change and the later-page error that came
     /// with it.
+    ///
+    /// Copies of so large a generic value go through its value witnesses even in specialised code, so
+    /// the engine makes one copy of the snapshot per publication and moves it from there on.
     @usableFromInline
     struct Publication {
         @usableFromInline let snapshot: Snapshot
@@ -104,20 +110,23 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         @usableFromInline let reportsLaterPageError: Bool
         /// Whether the transition applied a page.
         @usableFromInline let appliesPage: Bool
-        /// The query of the current generation, when the transition changed it.
-        @usableFromInline let newQuery: Query?
+        /// The query of the current generation.
+        @usableFromInline let query: Query
+        /// Whether the transition changed the query.
+        @usableFromInline let changesQuery: Bool
 
         @inlinable
         init(
             snapshot: Snapshot, itemsChange: ItemsChange?, previousItems: PagedItems<Item>,
-            reportsLaterPageError: Bool, appliesPage: Bool, newQuery: Query?
+            reportsLaterPageError: Bool, appliesPage: Bool, query: Query, changesQuery: Bool
         ) {
             self.snapshot = snapshot
             self.itemsChange = itemsChange
             self.previousItems = previousItems
             self.reportsLaterPageError = reportsLaterPageError
             self.appliesPage = appliesPage
-            self.newQuery = newQuery
+            self.query = query
+            self.changesQuery = changesQuery
         }
 
         /// The items change with the snapshots before and after it, if the items changed.
@@ -144,7 +153,6 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     ///   - identity: Deduplicates items by this identity when given.
     ///   - deliveryScheduler: When set, publications and first-page outcomes run on it, in order,
     ///     instead of on the thread that caused them.
-    @usableFromInline
     init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int,
@@ -160,11 +168,11 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     }
 
     deinit {
-        let loads = state.withLock { state in
-            defer { state.loads = [:] }
-            return state.loads.values
+        let load = state.withLock { state in
+            defer { state.load = nil }
+            return state.load?.disposable
         }
-        for load in loads { load.dispose() }
+        load?.dispose()
     }
 
     // MARK: Published values
@@ -198,11 +206,11 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         skipping isEquivalent: (@Sendable (Value, Value) -> Bool)? = nil
     ) -> Property<Value> {
         published(slot) { box in
-            let (property, writer) = PropertyWriter.make(project(box.published))
+            let (property, writer) = PropertyWriter.make(project(box.published.snapshot))
             if let isEquivalent {
                 box.stagers.append { publication, previous in
                     let value = project(publication.snapshot)
-                    return isEquivalent(project(previous), value) ? nil : writer.stage(value)
+                    return isEquivalent(project(previous.snapshot), value) ? nil : writer.stage(value)
                 }
             } else {
                 box.stagers.append { publication, _ in writer.stage(project(publication.snapshot)) }
@@ -222,7 +230,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         changingWhen changes: @escaping @Sendable (Publication) -> Bool
     ) -> Property<Value> {
         published(slot) { box in
-            let (property, writer) = PropertyWriter.make(project(box.published))
+            let (property, writer) = PropertyWriter.make(project(box.published.snapshot))
             box.stagers.append { publication, _ in
                 changes(publication) ? writer.stage(project(publication.snapshot)) : nil
             }
@@ -234,9 +242,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @inlinable
     var queryProperty: Property<Query> {
         published(.query) { box in
-            let (property, writer) = PropertyWriter.make(box.publishedQuery)
+            let (property, writer) = PropertyWriter.make(box.published.query)
             box.stagers.append { publication, _ in
-                publication.newQuery.flatMap { writer.stage($0) }
+                publication.changesQuery ? writer.stage(publication.query) : nil
             }
             return property
         }
@@ -292,15 +300,18 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     ///
     /// The transition calls the machine's method directly: no input value is built, copied and switched
     /// over, and the effects it returns hold only flags and plain values, so a transition that does
-    /// nothing costs a lock round trip and little else.
+    /// nothing costs a lock round trip and little else. The load in flight is one slot, not a
+    /// `SerialDisposable`: its start returns the disposable, which is kept if the load is still current
+    /// and disposed at once otherwise.
     ///
     /// - Returns: The generation the machine is in afterwards.
     @inlinable
     @discardableResult
     func send(waiter: Waiter? = nil, _ transition: (inout Machine) -> Machine.Effects) -> UInt64 {
         var delivers = false
-        var cancelled: SerialDisposable?
-        var started: (load: Machine.Load, disposable: SerialDisposable)?
+        var cancelled: (any Disposable)?
+        var replaced: (any Disposable)?
+        var started: Machine.Load?
         let generation = state.withLock { state -> UInt64 in
             let effects = transition(&state.machine)
             let generation = state.machine.snapshot.generation
@@ -311,34 +322,38 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             gate.update(
                 canLoadNext: state.machine.canLoadNext, canRetryNext: state.machine.canRetryNext,
                 itemCount: state.machine.snapshot.items.count)
-            var deliveries: [Delivery] = []
-            if effects.publish {
-                deliveries.append(
-                    .publication(
-                        Publication(
-                            snapshot: state.machine.snapshot, itemsChange: effects.itemsChange,
-                            previousItems: effects.previousItems, reportsLaterPageError: effects.reportsLaterPageError,
-                            appliesPage: effects.appliesPage,
-                            newQuery: effects.changesQuery ? state.machine.query : nil)))
-            }
-            for (settled, outcome) in effects.firstPageOutcomes {
-                for waiter in state.waiters.removeValue(forKey: settled) ?? [] {
-                    deliveries.append(.outcome { waiter(outcome) })
+            let publishes = effects.publish
+            if publishes || !effects.firstPageOutcomes.isEmpty {
+                delivers = outbox.withLock { box -> Bool in
+                    let queued = box.deliveries.count
+                    if publishes {
+                        box.deliveries.append(
+                            .publication(
+                                Publication(
+                                    snapshot: state.machine.snapshot, itemsChange: effects.itemsChange,
+                                    previousItems: effects.previousItems,
+                                    reportsLaterPageError: effects.reportsLaterPageError,
+                                    appliesPage: effects.appliesPage, query: state.machine.query,
+                                    changesQuery: effects.changesQuery)))
+                    }
+                    for (settled, outcome) in effects.firstPageOutcomes {
+                        for waiter in state.waiters.removeValue(forKey: settled) ?? [] {
+                            box.deliveries.append(.outcome { waiter(outcome) })
+                        }
+                    }
+                    return box.deliveries.count != queued
                 }
             }
-            if !deliveries.isEmpty {
-                outbox.withLock { box in
-                    for delivery in deliveries { box.deliveries.append(delivery) }
-                }
-                delivers = true
-            }
-            if let ticket = effects.cancel {
-                cancelled = state.loads.removeValue(forKey: ticket)
+            if let ticket = effects.cancel, let load = state.load, load.ticket == ticket {
+                cancelled = load.disposable
+                state.load = nil
             }
             if effects.startsLoad, let load = state.machine.inFlight {
-                let disposable = SerialDisposable()
-                state.loads[load.ticket] = disposable
-                started = (load, disposable)
+                // The machine cancels its load in flight before it starts another; a load still here
+                // would be one it no longer tracks.
+                replaced = state.load?.disposable
+                state.load = (load.ticket, nil)
+                started = load
             }
             return generation
         }
@@ -350,72 +365,32 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             }
         }
         cancelled?.dispose()
-        if let (load, disposable) = started {
-            disposable.inner = source.start(load.request, PageSink(engine: self, ticket: load.ticket))
+        replaced?.dispose()
+        if let started {
+            start(started)
         }
         return generation
     }
 
-    /// Delivers everything in the outbox, in order, unless another flush is already doing it.
-    ///
-    /// Each publication is staged into every property and its notifications run before the next one is
-    /// staged. A flush that finds another one running (on another thread, or further up this thread's
-    /// stack, when an observer calls back) returns at once: the running flush delivers what it enqueued.
+    /// Starts `load` and records its disposable, or disposes it at once if the load was superseded or
+    /// answered while it started (a synchronous source answers inside `start`).
     @inlinable
-    func flush() {
-        let claimed = outbox.withLock { box -> Bool in
-            guard !box.isFlushing else { return false }
-            box.isFlushing = true
+    func start(_ load: Machine.Load) {
+        let ticket = load.ticket
+        let disposable = source.start(load.request, PageSink(engine: self, ticket: ticket))
+        let isCurrent = state.withLock { state -> Bool in
+            guard state.load?.ticket == ticket else { return false }
+            state.load = (ticket, disposable)
             return true
         }
-        guard claimed else { return }
-        // What the outbox lets go of (the snapshot a publication replaces) is released after unlocking,
-        // since releasing items or metadata can run user code.
-        var retired: Snapshot?
-        while true {
-            let step = outbox.withLock { box -> FlushStep? in
-                guard let delivery = box.deliveries.popFirst() else {
-                    box.isFlushing = false
-                    return nil
-                }
-                switch delivery {
-                case .publication(let publication):
-                    var drains: [StagedNotification] = []
-                    for stage in box.stagers {
-                        if let drain = stage(publication, box.published) { drains.append(drain) }
-                    }
-                    if let query = publication.newQuery {
-                        box.publishedQuery = query
-                    }
-                    retired = box.published
-                    box.published = publication.snapshot
-                    return .notify(drains)
-                case .outcome(let report):
-                    return .report(report)
-                }
-            }
-            switch step {
-            case .notify(let drains):
-                withExtendedLifetime(retired) {}
-                retired = nil
-                for drain in drains { drain() }
-            case .report(let report):
-                report()
-            case nil:
-                return
-            }
+        if !isCurrent {
+            disposable.dispose()
         }
-    }
-
-    @usableFromInline
-    enum FlushStep {
-        case notify([StagedNotification])
-        case report(@Sendable () -> Void)
     }
 
     /// Turns an event of the load with `ticket` into a machine input.
     @inlinable
-    func receive(_ event: Signal<Page<Item, Key, Metadata>, PagingError<Failure>>.Event, from ticket: UInt64) {
+    func receive(_ event: PageEvent, from ticket: UInt64) {
         switch event {
         case .value(let page):
             let identities = identity.map { identify in page.items.map(identify) }
@@ -427,6 +402,66 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         case .interrupted:
             send { $0.receiveInterrupted(ticket: ticket) }
         }
+    }
+
+    /// Delivers everything in the outbox, in order, unless another flush is already doing it.
+    ///
+    /// Each publication is staged into every published value and its notifications run before the next
+    /// one is staged. A flush that finds another one running (on another thread, or further up this
+    /// thread's stack, when an observer calls back) returns at once: the running flush delivers what it
+    /// enqueued. What the outbox lets go of (the publication it replaces) is released after
+    /// unlocking, since releasing items or metadata can run user code.
+    @inlinable
+    func flush() {
+        var notifications: [StagedNotification] = []
+        let claimed = outbox.withLock { box -> Bool in
+            guard !box.isFlushing else { return false }
+            box.isFlushing = true
+            swap(&notifications, &box.spareNotifications)
+            return true
+        }
+        guard claimed else { return }
+        var retired: Publication?
+        while true {
+            let step = outbox.withLock { box -> FlushStep in
+                guard let delivery = box.deliveries.popFirst() else {
+                    box.isFlushing = false
+                    swap(&notifications, &box.spareNotifications)
+                    return .done
+                }
+                switch consume delivery {
+                case .publication(var publication):
+                    for stage in box.stagers {
+                        if let notification = stage(publication, box.published) {
+                            notifications.append(notification)
+                        }
+                    }
+                    swap(&box.published, &publication)
+                    retired = consume publication
+                    return .notify
+                case .outcome(let report):
+                    return .report(report)
+                }
+            }
+            switch step {
+            case .notify:
+                withExtendedLifetime(retired) {}
+                retired = nil
+                for notification in notifications { notification() }
+                notifications.removeAll(keepingCapacity: true)
+            case .report(let report):
+                report()
+            case .done:
+                return
+            }
+        }
+    }
+
+    @usableFromInline
+    enum FlushStep {
+        case notify
+        case report(@Sendable () -> Void)
+        case done
     }
 }
 
