@@ -29,8 +29,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @usableFromInline typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>
     @usableFromInline typealias Waiter = @Sendable (FirstPageOutcome<Failure>) -> Void
     @usableFromInline typealias PageEvent = Signal<Page<Item, Key, Metadata>, PagingError<Failure>>.Event
-    /// Stages one published value for a publication, given the snapshot of the one before; runs under
-    /// the outbox lock and must be pure.
+    /// Stages one published value for a publication, given the publication before it; runs under the
+    /// outbox lock and must be pure.
     @usableFromInline typealias Stager =
         @Sendable (_ publication: Publication, _ previous: Publication) -> StagedNotification?
 
