@@ -40,33 +40,84 @@ public final class Paginator<
     @usableFromInline let engine: PagingEngine<Item, Key, Query, Metadata, Failure>
     @usableFromInline let prefetchDistance: Int
 
+    // Every property and signal below is made on first use (the same object every time after that), holding
+    // what the others hold at that moment: a publication stages only the values someone asked for.
+
     /// Everything the paginator publishes, as one value.
-    public let snapshot: Property<PagingSnapshot<Item, Metadata, Failure>>
+    @inlinable
+    public var snapshot: Property<PagingSnapshot<Item, Metadata, Failure>> {
+        engine.property(.snapshot) { $0 }
+    }
+
     /// The explicit state.
-    public let state: Property<PagingState<Failure>>
+    @inlinable
+    public var state: Property<PagingState<Failure>> {
+        engine.property(.state, { $0.state }, skipping: { $0.isSameWithoutError(as: $1) })
+    }
+
     /// The loaded items, as a snapshot collection that shares storage with earlier snapshots.
-    public let items: Property<PagedItems<Item>>
+    @inlinable
+    public var items: Property<PagedItems<Item>> {
+        engine.property(
+            .items, { $0.items }, skipping: { $0.count == $1.count && ($0.isEmpty || $0.chain === $1.chain) })
+    }
+
     /// How many pages of the current generation were applied.
-    public let pages: Property<Int>
+    @inlinable
+    public var pages: Property<Int> {
+        engine.property(.pages, { $0.pages }, skipping: ==)
+    }
+
     /// The total the latest page reported, if the model reports one.
-    public let total: Property<Int?>
+    @inlinable
+    public var total: Property<Int?> {
+        engine.property(.total, { $0.total }, skipping: ==)
+    }
+
     /// Whether the end of the list was reached.
-    public let isEndReached: Property<Bool>
+    @inlinable
+    public var isEndReached: Property<Bool> {
+        engine.property(.isEndReached, { $0.isEndReached }, skipping: ==)
+    }
+
     /// The query of the current generation: the one the latest ``refresh(query:)`` gave (even while its
     /// first page loads), or the one a ``cancel()`` of that refresh restored.
-    public let query: Property<Query>
+    @inlinable
+    public var query: Property<Query> {
+        engine.queryProperty
+    }
+
     /// The metadata of the latest applied page; it changes each time a page is applied, and only then.
-    public let metadata: Property<Metadata?>
+    @inlinable
+    public var metadata: Property<Metadata?> {
+        engine.property(.metadata, { $0.metadata }, changingWhen: { $0.appliesPage })
+    }
+
     /// Whether to show the "loading more" footer; see ``PagingSnapshot/showsNextPageIndicator``.
-    public let showsNextPageIndicator: Property<Bool>
+    @inlinable
+    public var showsNextPageIndicator: Property<Bool> {
+        engine.property(.showsNextPageIndicator, { $0.showsNextPageIndicator }, skipping: ==)
+    }
+
     /// What a list screen shows now; see ``ListPresentation`` and ``ListPresenter``.
     ///
     /// It changes together with every other property, and only when the screen changes.
-    public let presentation: Property<ListPresentation<Failure>>
+    @inlinable
+    public var presentation: Property<ListPresentation<Failure>> {
+        engine.property(.presentation, { ListPresentation($0) }, skipping: { $0.hasSameShape(as: $1) })
+    }
+
     /// Each change of the items with the snapshots before and after it.
-    public let updates: Signal<ItemsUpdate<Item, Metadata>, Never>
+    @inlinable
+    public var updates: Signal<ItemsUpdate<Item, Metadata>, Never> {
+        engine.signal(.updates) { $0.itemsUpdate }
+    }
+
     /// The error of every later page that failed (first-page errors are in ``state``).
-    public let errorsAfterFirstPage: Signal<PagingError<Failure>, Never>
+    @inlinable
+    public var errorsAfterFirstPage: Signal<PagingError<Failure>, Never> {
+        engine.signal(.errorsAfterFirstPage) { $0.laterPageError }
+    }
 
     /// Creates a paginator.
     ///
@@ -101,33 +152,20 @@ public final class Paginator<
             fatalError("Paginator: prefetchDistance must not be negative, got \(distance)")
         }
         self.prefetchDistance = distance
-        let engine = PagingEngine(
+        engine = PagingEngine(
             source: source, pageSize: pageSize, query: query, identity: deduplication?.identify,
             deliveryScheduler: scheduler)
-        self.engine = engine
-        snapshot = engine.property { $0 }
-        state = engine.property({ $0.state }, skipping: { $0.name == $1.name && $0.error == nil && $1.error == nil })
-        items = engine.property(
-            { $0.items }, skipping: { $0.count == $1.count && ($0.isEmpty || $0.chain === $1.chain) })
-        pages = engine.property({ $0.pages }, skipping: ==)
-        total = engine.property({ $0.total }, skipping: ==)
-        isEndReached = engine.property({ $0.isEndReached }, skipping: ==)
-        metadata = engine.property({ $0.metadata }, changingWhen: \.appliesPage)
-        self.query = engine.queryProperty(initial: query)
-        showsNextPageIndicator = engine.property({ $0.showsNextPageIndicator }, skipping: ==)
-        presentation = engine.property({ ListPresentation($0) }, skipping: { $0.hasSameShape(as: $1) })
-        updates = engine.signal { $0.itemsUpdate }
-        errorsAfterFirstPage = engine.signal { $0.laterPageError }
     }
 
     deinit {
-        engine.completeSignals()
+        engine.close()
     }
 
     /// Starts a new generation with the current query.
     ///
     /// It disposes any load in flight and loads the first page. The items of the previous generation stay
     /// until the first page replaces them.
+    @inlinable
     public func refresh() {
         engine.refresh(query: nil, waiter: nil)
     }
@@ -135,6 +173,7 @@ public final class Paginator<
     /// Starts a new generation with `query`; results of earlier queries are never applied.
     ///
     /// - Parameter query: The query of the new generation.
+    @inlinable
     public func refresh(query: Query) {
         engine.refresh(query: query, waiter: nil)
     }
@@ -148,7 +187,7 @@ public final class Paginator<
     @inlinable
     public func loadNextPage() {
         guard engine.gate.allowsLoadNext else { return }
-        engine.send(.loadNext(retryingFailedPage: false))
+        engine.send { $0.receiveLoadNext(retryingFailedPage: false) }
     }
 
     /// Loads the next page if row `index` is within the prefetch distance of the last row.
@@ -161,7 +200,7 @@ public final class Paginator<
     @inlinable
     public func preload(index: Int) {
         guard engine.gate.allowsPreload(index: index, distance: prefetchDistance) else { return }
-        engine.send(.preload(index: index, distance: prefetchDistance))
+        engine.send { [prefetchDistance] in $0.receivePreload(index: index, distance: prefetchDistance) }
     }
 
     /// Requests the failed page again, with the same key and query.
@@ -169,8 +208,9 @@ public final class Paginator<
     /// In `errorLoadingMore` it loads the page that failed; in `errorRefreshing` the first page; in
     /// `noData` it reloads the list, like ``refresh()`` (TIPagination's "try again" on an empty list). In
     /// any other state it does nothing: a list with data never re-requests a page on its own.
+    @inlinable
     public func retry() {
-        engine.send(.retry)
+        engine.send { $0.receiveRetry() }
     }
 
     /// Disposes the load in flight, if any, without an error (Pageable's `cancelAllRequests()`).
@@ -179,8 +219,9 @@ public final class Paginator<
     /// refresh undoes the refresh: the paginator returns to the state it left (`uninitialized`, `noData`
     /// or `errorRefreshing`), and a list that had data returns to `data` with the query, the next key and
     /// the end it had, so paging it goes on where it stood. Nothing in flight is ever applied afterwards.
+    @inlinable
     public func cancel() {
-        engine.send(.cancel(generation: nil))
+        engine.send { $0.receiveCancel(generation: nil) }
     }
 }
 

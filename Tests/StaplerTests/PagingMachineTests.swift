@@ -158,7 +158,7 @@ struct PagingMachineTests {
         _ = machine.handle(.refresh(query: "B"))
         let second = machine.inFlight!.ticket
         let effects = machine.handle(.refresh(query: "A"))
-        #expect(effects.start?.request.query == "A")
+        #expect(effects.startsLoad && machine.inFlight?.request.query == "A")
         _ = machine.handle(.loaded(ticket: first, page: Page(items: [1], nextKey: nil), identities: nil))
         _ = machine.handle(.loaded(ticket: second, page: Page(items: [2], nextKey: nil), identities: nil))
         #expect(machine.snapshot.state == .refreshing)

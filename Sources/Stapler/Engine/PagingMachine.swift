@@ -10,52 +10,80 @@
 /// on whatever thread it arrives.
 @usableFromInline
 struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error> {
-    typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>
-    typealias Request = PageRequest<Key, Query>
+    @usableFromInline typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>
+    @usableFromInline typealias Request = PageRequest<Key, Query>
 
-    let firstKey: Key
-    let pageSize: Int
-    private(set) var query: Query
-    private(set) var snapshot = Snapshot.initial
+    @usableFromInline let firstKey: Key
+    @usableFromInline let pageSize: Int
+    @usableFromInline var query: Query
+    @usableFromInline var snapshot: Snapshot
 
     /// The key the next page load asks for; `nil` at the end.
-    private var nextKey: Key?
+    @usableFromInline var nextKey: Key?
     /// The key of the load in flight, or of the page that failed (what `retry()` asks for again).
-    private var pendingKey: Key?
+    @usableFromInline var pendingKey: Key?
     /// Every key used in this generation (the guard against cursors that loop).
-    private var usedKeys: Set<Key> = []
+    @usableFromInline var usedKeys: Set<Key>
     /// The identities of the loaded items, when deduplicating.
-    private var loadedIdentities: Set<AnyHashable> = []
-    private var secondPageRequested = false
+    @usableFromInline var loadedIdentities: Set<AnyHashable>
+    @usableFromInline var secondPageRequested: Bool
     /// The load in flight.
-    private(set) var inFlight: Load?
-    private var lastTicket: UInt64 = 0
+    @usableFromInline var inFlight: Load?
+    @usableFromInline var lastTicket: UInt64
     /// What `cancel()` during a refresh goes back to: the state and the query the refresh left.
-    private var beforeRefresh: PagingState<Failure> = .uninitialized
-    private var queryBeforeRefresh: Query
+    @usableFromInline var beforeRefresh: PagingState<Failure>
+    @usableFromInline var queryBeforeRefresh: Query
     /// Where the list stood when a refresh left it, so `cancel()` can resume paging it.
-    private var positionBeforeRefresh: Position?
+    @usableFromInline var positionBeforeRefresh: Position?
 
     /// The paging position of a list with data: what a refresh resets and a cancelled refresh restores.
+    @usableFromInline
     struct Position {
-        let nextKey: Key?
-        let pendingKey: Key?
-        let usedKeys: Set<Key>
-        let loadedIdentities: Set<AnyHashable>
-        let secondPageRequested: Bool
-        let isEndReached: Bool
+        @usableFromInline let nextKey: Key?
+        @usableFromInline let pendingKey: Key?
+        @usableFromInline let usedKeys: Set<Key>
+        @usableFromInline let loadedIdentities: Set<AnyHashable>
+        @usableFromInline let secondPageRequested: Bool
+        @usableFromInline let isEndReached: Bool
+
+        @inlinable
+        init(
+            nextKey: Key?, pendingKey: Key?, usedKeys: Set<Key>, loadedIdentities: Set<AnyHashable>,
+            secondPageRequested: Bool, isEndReached: Bool
+        ) {
+            self.nextKey = nextKey
+            self.pendingKey = pendingKey
+            self.usedKeys = usedKeys
+            self.loadedIdentities = loadedIdentities
+            self.secondPageRequested = secondPageRequested
+            self.isEndReached = isEndReached
+        }
     }
 
+    @usableFromInline
     struct Load {
-        let ticket: UInt64
-        let request: Request
+        @usableFromInline let ticket: UInt64
+        @usableFromInline let request: Request
+
+        @inlinable
+        init(ticket: UInt64, request: Request) {
+            self.ticket = ticket
+            self.request = request
+        }
     }
 
+    @inlinable
     init(firstKey: Key, pageSize: Int, query: Query) {
         self.firstKey = firstKey
         self.pageSize = pageSize
         self.query = query
-        self.queryBeforeRefresh = query
+        snapshot = .initial
+        usedKeys = []
+        loadedIdentities = []
+        secondPageRequested = false
+        lastTicket = 0
+        beforeRefresh = .uninitialized
+        queryBeforeRefresh = query
     }
 
     /// What the machine is asked to do.
@@ -81,76 +109,154 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     }
 
     /// What the engine must do after a transition.
+    @usableFromInline
     struct Effects {
-        /// A load to start.
-        var start: Load?
+        /// Whether to start the load in flight (``inFlight``).
+        ///
+        /// Effects hold flags and plain values only: a generic payload would make every transition, even
+        /// one that does nothing, destroy its effects through value witnesses.
+        @usableFromInline var startsLoad = false
         /// The ticket of a load to dispose.
-        var cancel: UInt64?
+        @usableFromInline var cancel: UInt64?
         /// Whether the snapshot changed and must be published.
-        var publish = false
+        @usableFromInline var publish = false
         /// Whether a page was applied (its metadata became the snapshot's).
-        var appliesPage = false
+        @usableFromInline var appliesPage = false
         /// Whether the query changed (a refresh with a query, or a cancelled one that restored the old).
-        var changesQuery = false
+        @usableFromInline var changesQuery = false
         /// The items change to publish with the snapshot.
-        var itemsChange: (previous: PagedItems<Item>, change: ItemsChange)?
-        /// A later page's error, for `errorsAfterFirstPage`.
-        var laterPageError: PagingError<Failure>?
+        @usableFromInline var itemsChange: ItemsChange?
+        /// The items before ``itemsChange``.
+        @usableFromInline var previousItems = PagedItems<Item>()
+        /// Whether a later page failed (the error is the state's), for `errorsAfterFirstPage`.
+        @usableFromInline var reportsLaterPageError = false
         /// First-page outcomes to report, by generation.
-        var firstPageOutcomes: [(generation: UInt64, outcome: FirstPageOutcome<Failure>)] = []
+        @usableFromInline var firstPageOutcomes: [(generation: UInt64, outcome: FirstPageOutcome<Failure>)] = []
 
+        @inlinable
+        init() {}
+
+        @inlinable
         var isEmpty: Bool {
-            start == nil && cancel == nil && !publish && laterPageError == nil && firstPageOutcomes.isEmpty
+            !startsLoad && cancel == nil && !publish && firstPageOutcomes.isEmpty
         }
     }
 
     /// Applies `input` and returns the effects to run.
     ///
+    /// The engine calls the method of each input directly (`receiveRefresh(query:)` and its siblings), so
+    /// no input value is built and copied on its paths; this is the same dispatch, for tests.
+    ///
     /// - Complexity: O(1) for every input but a page, which costs O(page size).
+    @inlinable
     mutating func handle(_ input: Input) -> Effects {
-        var effects = Effects()
         switch input {
-        case .refresh(let newQuery):
-            refresh(query: newQuery, &effects)
-        case .loadNext(let retrying):
-            switch snapshot.state {
-            case .data where !snapshot.isEndReached && inFlight == nil:
-                if let key = nextKey { startLoad(key, moving: .loadingMore, &effects) }
-            case .errorLoadingMore where retrying:
-                if let key = pendingKey { startLoad(key, moving: .loadingMore, &effects) }
-            default:
-                break
-            }
-        case .preload(let index, let distance):
-            let count = snapshot.items.count
-            guard index >= 0, index < count, index >= count - 1 - distance else { break }
-            return handle(.loadNext(retryingFailedPage: false))
-        case .retry:
-            switch snapshot.state {
-            case .errorLoadingMore:
-                if let key = pendingKey { startLoad(key, moving: .loadingMore, &effects) }
-            case .errorRefreshing:
-                startLoad(firstKey, moving: .refreshing, &effects)
-            case .noData:
-                // "Try again" on an empty list reloads it, as a refresh with the same query does.
-                refresh(query: nil, &effects)
-            default:
-                break
-            }
-        case .cancel(let generation):
-            cancel(generation: generation, &effects)
+        case .refresh(let newQuery): receiveRefresh(query: newQuery)
+        case .loadNext(let retrying): receiveLoadNext(retryingFailedPage: retrying)
+        case .preload(let index, let distance): receivePreload(index: index, distance: distance)
+        case .retry: receiveRetry()
+        case .cancel(let generation): receiveCancel(generation: generation)
         case .loaded(let ticket, let page, let identities):
-            guard let load = inFlight, load.ticket == ticket else { break }
+            receiveLoaded(ticket: ticket, page: page, identities: identities)
+        case .failed(let ticket, let error): receiveFailed(ticket: ticket, error: error)
+        case .interrupted(let ticket): receiveInterrupted(ticket: ticket)
+        }
+    }
+
+    /// Handles ``Input/refresh(query:)``.
+    @inlinable
+    mutating func receiveRefresh(query newQuery: Query?) -> Effects {
+        var effects = Effects()
+        refresh(query: newQuery, &effects)
+        checkInvariants()
+        return effects
+    }
+
+    /// Handles ``Input/loadNext(retryingFailedPage:)``.
+    @inlinable
+    mutating func receiveLoadNext(retryingFailedPage retrying: Bool) -> Effects {
+        var effects = Effects()
+        switch snapshot.state {
+        case .data where !snapshot.isEndReached && inFlight == nil:
+            if let key = nextKey { startLoad(key, moving: .loadingMore, &effects) }
+        case .errorLoadingMore where retrying:
+            if let key = pendingKey { startLoad(key, moving: .loadingMore, &effects) }
+        default:
+            break
+        }
+        checkInvariants()
+        return effects
+    }
+
+    /// Handles ``Input/preload(index:distance:)``.
+    @inlinable
+    mutating func receivePreload(index: Int, distance: Int) -> Effects {
+        let count = snapshot.items.count
+        guard index >= 0, index < count, index >= count - 1 - distance else { return Effects() }
+        return receiveLoadNext(retryingFailedPage: false)
+    }
+
+    /// Handles ``Input/retry``.
+    @inlinable
+    mutating func receiveRetry() -> Effects {
+        var effects = Effects()
+        switch snapshot.state {
+        case .errorLoadingMore:
+            if let key = pendingKey { startLoad(key, moving: .loadingMore, &effects) }
+        case .errorRefreshing:
+            startLoad(firstKey, moving: .refreshing, &effects)
+        case .noData:
+            // "Try again" on an empty list reloads it, as a refresh with the same query does.
+            refresh(query: nil, &effects)
+        default:
+            break
+        }
+        checkInvariants()
+        return effects
+    }
+
+    /// Handles ``Input/cancel(generation:)``.
+    @inlinable
+    mutating func receiveCancel(generation: UInt64?) -> Effects {
+        var effects = Effects()
+        cancel(generation: generation, &effects)
+        checkInvariants()
+        return effects
+    }
+
+    /// Handles ``Input/loaded(ticket:page:identities:)``.
+    @inlinable
+    mutating func receiveLoaded(
+        ticket: UInt64, page: Page<Item, Key, Metadata>, identities: [AnyHashable]?
+    ) -> Effects {
+        var effects = Effects()
+        if let load = inFlight, load.ticket == ticket {
             effects.cancel = ticket
             inFlight = nil
             apply(page, identities: identities, of: load, &effects)
-        case .failed(let ticket, let error):
-            guard let load = inFlight, load.ticket == ticket else { break }
+        }
+        checkInvariants()
+        return effects
+    }
+
+    /// Handles ``Input/failed(ticket:error:)``.
+    @inlinable
+    mutating func receiveFailed(ticket: UInt64, error: PagingError<Failure>) -> Effects {
+        var effects = Effects()
+        if let load = inFlight, load.ticket == ticket {
             effects.cancel = ticket
             inFlight = nil
             fail(with: error, load: load, &effects)
-        case .interrupted(let ticket):
-            guard inFlight?.ticket == ticket else { break }
+        }
+        checkInvariants()
+        return effects
+    }
+
+    /// Handles ``Input/interrupted(ticket:)``.
+    @inlinable
+    mutating func receiveInterrupted(ticket: UInt64) -> Effects {
+        var effects = Effects()
+        if inFlight?.ticket == ticket {
             cancel(generation: nil, &effects)
         }
         checkInvariants()
@@ -159,7 +265,8 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
 
     // MARK: Transitions
 
-    private mutating func refresh(query newQuery: Query?, _ effects: inout Effects) {
+    @inlinable
+    mutating func refresh(query newQuery: Query?, _ effects: inout Effects) {
         if let load = inFlight {
             effects.cancel = load.ticket
             if case .refreshing = snapshot.state {
@@ -194,7 +301,8 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         startLoad(firstKey, moving: .refreshing, &effects)
     }
 
-    private mutating func cancel(generation: UInt64?, _ effects: inout Effects) {
+    @inlinable
+    mutating func cancel(generation: UInt64?, _ effects: inout Effects) {
         guard let load = inFlight else { return }
         if let generation {
             guard generation == snapshot.generation, case .refreshing = snapshot.state else { return }
@@ -222,7 +330,8 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         }
     }
 
-    private mutating func restore(_ position: Position?) {
+    @inlinable
+    mutating func restore(_ position: Position?) {
         guard let position else { return }
         nextKey = position.nextKey
         pendingKey = position.pendingKey
@@ -232,7 +341,8 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         snapshot.isEndReached = position.isEndReached
     }
 
-    private mutating func startLoad(_ key: Key, moving state: PagingState<Failure>, _ effects: inout Effects) {
+    @inlinable
+    mutating func startLoad(_ key: Key, moving state: PagingState<Failure>, _ effects: inout Effects) {
         lastTicket &+= 1
         let pageIndex: Int
         if case .refreshing = state {
@@ -248,21 +358,23 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
             ticket: lastTicket, request: Request(key: key, pageSize: pageSize, query: query, pageIndex: pageIndex))
         inFlight = load
         pendingKey = key
-        effects.start = load
+        effects.startsLoad = true
         move(to: state, &effects)
     }
 
-    private mutating func fail(with error: PagingError<Failure>, load: Load, _ effects: inout Effects) {
+    @inlinable
+    mutating func fail(with error: PagingError<Failure>, load: Load, _ effects: inout Effects) {
         if load.request.pageIndex == 0 {
             move(to: .errorRefreshing(error), &effects)
             effects.firstPageOutcomes.append((snapshot.generation, .failed(error)))
         } else {
             move(to: .errorLoadingMore(error), &effects)
-            effects.laterPageError = error
+            effects.reportsLaterPageError = true
         }
     }
 
-    private mutating func apply(
+    @inlinable
+    mutating func apply(
         _ page: Page<Item, Key, Metadata>, identities: [AnyHashable]?, of load: Load, _ effects: inout Effects
     ) {
         if let total = page.total, total < 0 {
@@ -283,15 +395,18 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
             snapshot.items = kept.isEmpty ? PagedItems() : PagedItems().appending(kept)
             snapshot.pages = 1
             if !kept.isEmpty {
-                effects.itemsChange = (previous, .reloaded)
+                effects.previousItems = previous
+                effects.itemsChange = .reloaded
             } else if !previous.isEmpty {
-                effects.itemsChange = (previous, .cleared)
+                effects.previousItems = previous
+                effects.itemsChange = .cleared
             }
         } else {
             snapshot.items = previous.appending(kept)
             snapshot.pages += 1
             if !kept.isEmpty {
-                effects.itemsChange = (previous, .appended(previous.count..<snapshot.items.count))
+                effects.previousItems = previous
+                effects.itemsChange = .appended(previous.count..<snapshot.items.count)
             }
         }
         if let next = page.nextKey, !ends {
@@ -313,7 +428,8 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     }
 
     /// The items of a page minus those already loaded (and repeats within the page), when deduplicating.
-    private mutating func keep(_ items: [Item], identities: [AnyHashable]?) -> ContiguousArray<Item> {
+    @inlinable
+    mutating func keep(_ items: [Item], identities: [AnyHashable]?) -> ContiguousArray<Item> {
         guard let identities else { return ContiguousArray(items) }
         var kept = ContiguousArray<Item>()
         kept.reserveCapacity(items.count)
@@ -323,7 +439,8 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         return kept
     }
 
-    private mutating func move(to state: PagingState<Failure>, _ effects: inout Effects) {
+    @inlinable
+    mutating func move(to state: PagingState<Failure>, _ effects: inout Effects) {
         #if STAPLER_INTERNAL_CHECKS
             precondition(
                 snapshot.state.canMove(to: state), "illegal paging transition \(snapshot.state.name) -> \(state.name)")
@@ -339,18 +456,21 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     }
 
     /// Whether a next-page load could start now (what ``PagingGate`` records).
+    @inlinable
     var canLoadNext: Bool {
         if case .data = snapshot.state { return !snapshot.isEndReached && inFlight == nil && nextKey != nil }
         return false
     }
 
     /// Whether the failed later page could be requested again now.
+    @inlinable
     var canRetryNext: Bool {
         if case .errorLoadingMore = snapshot.state { return pendingKey != nil }
         return false
     }
 
-    private func checkInvariants() {
+    @inlinable
+    func checkInvariants() {
         #if STAPLER_INTERNAL_CHECKS
             precondition(snapshot.state.isLoading == (inFlight != nil), "a load is in flight exactly while loading")
             precondition(snapshot.items.count >= 0 && snapshot.pages >= 0, "counts are never negative")
@@ -362,7 +482,8 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
 }
 
 /// How the first-page load of a generation ended, for the actions that started it.
-enum FirstPageOutcome<Failure: Error> {
+@usableFromInline
+enum FirstPageOutcome<Failure: Error>: Sendable {
     case loaded
     case failed(PagingError<Failure>)
     /// A newer refresh replaced it.

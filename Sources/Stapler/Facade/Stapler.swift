@@ -43,25 +43,32 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     public let refreshAction: Action<Void, Void, PagingError<ResponseError>>
 
     /// The loaded items, a random-access snapshot collection; initially empty.
+    @inlinable
     public var items: Property<PagedItems<Item>> { paginator.items }
 
     /// The number of pages loaded; initially 0.
     ///
     /// A first page sets it to 1.
+    @inlinable
     public var pages: Property<Int> { paginator.pages }
 
     /// The total number of items on the server, as the latest response reported it; initially 0.
-    public let total: Property<Int>
+    @inlinable
+    public var total: Property<Int> {
+        paginator.engine.property(.totalOrZero, { $0.total ?? 0 }, skipping: ==)
+    }
 
     /// Whether to show an activity indicator for pages after the first: `false` until the second page
     /// starts loading, then `true` until no pages are left; `false` while a later page's error waits for
     /// a retry (show a retry footer then) and during a refresh.
-    public let shouldShowNextPageActivityIndicator: Property<Bool>
+    @inlinable
+    public var shouldShowNextPageActivityIndicator: Property<Bool> { paginator.showsNextPageIndicator }
 
     /// The errors of the second and later pages.
     ///
     /// First-page errors reach the errors of ``initialLoadAction`` or ``refreshAction``, whichever started
     /// the load.
+    @inlinable
     public var errorsAfterFirstPage: Signal<PagingError<ResponseError>, Never> { paginator.errorsAfterFirstPage }
 
     /// Creates a paginator over an offset + total backend.
@@ -72,6 +79,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     ///     (for example `QueueScheduler.main`); see `Paginator.init(source:pageSize:query:prefetchDistance:deduplication:deliveringOn:)`.
     ///   - request: Loads `size` items starting at `offset`. Its first value is applied and the request is
     ///     then disposed; completing without a value is a ``PagingError/noPage`` error.
+    @inlinable
     public init(
         pageSize: Int,
         deliveringOn scheduler: (any Scheduler)? = nil,
@@ -82,8 +90,6 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
         }
         let paginator = Paginator(source: source, pageSize: pageSize, prefetchDistance: 0, deliveringOn: scheduler)
         self.paginator = paginator
-        total = paginator.engine.property({ $0.total ?? 0 }, skipping: ==)
-        shouldShowNextPageActivityIndicator = paginator.showsNextPageIndicator
         initialLoadAction = Self.firstPageAction(paginator.engine)
         refreshAction = Self.firstPageAction(paginator.engine)
     }
@@ -95,6 +101,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     ///   - scheduler: When given, every notification is delivered on it.
     ///   - request: Loads `size` items starting at `offset`. Its task is cancelled when the load is
     ///     superseded or the paginator is released.
+    @inlinable
     public convenience init(
         pageSize: Int,
         deliveringOn scheduler: (any Scheduler)? = nil,
@@ -114,11 +121,12 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     @inlinable
     public func loadNextPageIfNeeded() {
         guard paginator.engine.gate.allowsLoadNextOrRetry else { return }
-        paginator.engine.send(.loadNext(retryingFailedPage: true))
+        paginator.engine.send { $0.receiveLoadNext(retryingFailedPage: true) }
     }
 
     /// An action whose runs start a new generation and end with its first page.
-    private static func firstPageAction(
+    @inlinable
+    static func firstPageAction(
         _ engine: PagingEngine<Item, Int, Void, Response, ResponseError>
     ) -> Action<Void, Void, PagingError<ResponseError>> {
         // The action holds the engine strongly: the engine holds nothing of the action, and releasing
@@ -137,7 +145,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
                     }
                 }
                 lifetime.observeEnded {
-                    engine.send(.cancel(generation: generation))
+                    engine.send { $0.receiveCancel(generation: generation) }
                 }
             }
         }

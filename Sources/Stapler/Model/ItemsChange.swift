@@ -38,7 +38,16 @@ public struct ItemsUpdate<Item: Sendable, Metadata: Sendable>: Sendable {
     /// The metadata of the page whose arrival made the change (what the page carried besides items).
     public let metadata: Metadata?
 
+    @inlinable
+    init(previous: PagedItems<Item>, items: PagedItems<Item>, change: ItemsChange, metadata: Metadata?) {
+        self.previous = previous
+        self.items = items
+        self.change = change
+        self.metadata = metadata
+    }
+
     /// The items this update added: the appended rows, every row of a reload, none for a clear.
+    @inlinable
     public var newItems: Slice<PagedItems<Item>> {
         switch change {
         case .appended(let rows): items[rows]

@@ -20,6 +20,7 @@ public struct Page<Item: Sendable, Key: Sendable, Metadata: Sendable>: Sendable 
     ///   - nextKey: The key of the next page; `nil` ends the list.
     ///   - total: The total item count the server reports, if any.
     ///   - metadata: Extra fields of the page.
+    @inlinable
     public init(items: [Item], nextKey: Key?, total: Int? = nil, metadata: Metadata) {
         self.items = items
         self.nextKey = nextKey
@@ -30,6 +31,7 @@ public struct Page<Item: Sendable, Key: Sendable, Metadata: Sendable>: Sendable 
 
 extension Page where Metadata == Void {
     /// Creates a page with no metadata.
+    @inlinable
     public init(items: [Item], nextKey: Key?, total: Int? = nil) {
         self.init(items: items, nextKey: nextKey, total: total, metadata: ())
     }

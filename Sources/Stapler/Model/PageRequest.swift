@@ -13,6 +13,7 @@ public struct PageRequest<Key: Sendable, Query: Sendable>: Sendable {
     public let pageIndex: Int
 
     /// Creates a request.
+    @inlinable
     public init(key: Key, pageSize: Int, query: Query, pageIndex: Int) {
         self.key = key
         self.pageSize = pageSize

@@ -13,6 +13,7 @@ public enum PagingError<Failure: Error>: Error {
     case invalidTotal(Int)
 
     /// The source's error, if this is a ``source(_:)`` error.
+    @inlinable
     public var sourceError: Failure? {
         if case .source(let error) = self { return error }
         return nil

@@ -21,7 +21,23 @@ public struct PagingSnapshot<Item: Sendable, Metadata: Sendable, Failure: Error>
     /// while pages are left, but not while a later page's error waits for `retry()`.
     public var showsNextPageIndicator: Bool
 
+    @inlinable
+    init(
+        state: PagingState<Failure>, items: PagedItems<Item>, pages: Int, total: Int?, isEndReached: Bool,
+        metadata: Metadata?, generation: UInt64, showsNextPageIndicator: Bool
+    ) {
+        self.state = state
+        self.items = items
+        self.pages = pages
+        self.total = total
+        self.isEndReached = isEndReached
+        self.metadata = metadata
+        self.generation = generation
+        self.showsNextPageIndicator = showsNextPageIndicator
+    }
+
     /// The snapshot of a paginator that has done nothing yet.
+    @inlinable
     public static var initial: PagingSnapshot {
         PagingSnapshot(
             state: .uninitialized, items: PagedItems(), pages: 0, total: nil, isEndReached: false,

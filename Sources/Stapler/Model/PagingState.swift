@@ -33,6 +33,7 @@ public enum PagingState<Failure: Error>: Sendable {
     case errorLoadingMore(PagingError<Failure>)
 
     /// The state's name without its payload, for logs and tables.
+    @inlinable
     public var name: String {
         switch self {
         case .uninitialized: "uninitialized"
@@ -46,6 +47,7 @@ public enum PagingState<Failure: Error>: Sendable {
     }
 
     /// The error of `errorRefreshing` or `errorLoadingMore`.
+    @inlinable
     public var error: PagingError<Failure>? {
         switch self {
         case .errorRefreshing(let error), .errorLoadingMore(let error): error
@@ -54,6 +56,7 @@ public enum PagingState<Failure: Error>: Sendable {
     }
 
     /// Whether a load is in flight (`refreshing` or `loadingMore`).
+    @inlinable
     public var isLoading: Bool {
         switch self {
         case .refreshing, .loadingMore: true
@@ -65,6 +68,7 @@ public enum PagingState<Failure: Error>: Sendable {
     ///
     /// - Parameter next: The state to move to.
     /// - Returns: `true` if the state machine may make that move.
+    @inlinable
     public func canMove(to next: PagingState) -> Bool {
         switch (self, next) {
         case (.uninitialized, .refreshing): true
@@ -75,6 +79,20 @@ public enum PagingState<Failure: Error>: Sendable {
         case (.data, .refreshing), (.data, .loadingMore): true
         case (.loadingMore, .errorLoadingMore), (.loadingMore, .data), (.loadingMore, .refreshing): true
         case (.errorLoadingMore, .loadingMore), (.errorLoadingMore, .refreshing): true
+        default: false
+        }
+    }
+}
+
+extension PagingState {
+    /// Whether both states are the same case and neither carries an error (what the `state` property
+    /// skips: two consecutive error states are always distinct notifications).
+    @inlinable
+    func isSameWithoutError(as other: PagingState) -> Bool {
+        switch (self, other) {
+        case (.uninitialized, .uninitialized), (.refreshing, .refreshing), (.noData, .noData), (.data, .data),
+            (.loadingMore, .loadingMore):
+            true
         default: false
         }
     }

@@ -42,6 +42,7 @@ public enum ListPresentation<Failure: Error>: Sendable {
     ///
     /// - Parameter snapshot: A paginator's snapshot.
     /// - Complexity: O(1).
+    @inlinable
     public init<Item, Metadata>(_ snapshot: PagingSnapshot<Item, Metadata, Failure>) {
         let count = snapshot.items.count
         switch snapshot.state {
@@ -68,6 +69,7 @@ public enum ListPresentation<Failure: Error>: Sendable {
 
     /// The rows to show, counting the loading row of a ``ListFooter/loadingMore`` footer (0 for every
     /// full-screen presentation); see ``ListContent/visibleRowCount``.
+    @inlinable
     public var visibleRowCount: Int {
         if case .content(let content) = self { return content.visibleRowCount }
         return 0
@@ -78,6 +80,7 @@ public enum ListPresentation<Failure: Error>: Sendable {
     /// A paginator reaches an error only through a loading state, so two consecutive presentations
     /// that differ only in their error payload never occur; this lets the paginator skip repeated
     /// presentations without requiring `Failure` to be `Equatable`.
+    @inlinable
     func hasSameShape(as other: ListPresentation) -> Bool {
         switch (self, other) {
         case (.idle, .idle), (.loading, .loading), (.empty, .empty): true
@@ -111,6 +114,7 @@ public struct ListContent<Failure: Error>: Sendable {
     ///   - isRefreshing: Whether a refresh runs over the rows.
     ///   - isLoadingMore: Whether a later page is loading.
     ///   - refreshError: The error of a failed refresh, if the rows stayed.
+    @inlinable
     public init(
         itemCount: Int, footer: ListFooter<Failure>, isRefreshing: Bool = false, isLoadingMore: Bool = false,
         refreshError: PagingError<Failure>? = nil
@@ -127,6 +131,7 @@ public struct ListContent<Failure: Error>: Sendable {
     ///
     /// Call `Paginator.preload(index:)` as each row is displayed. The loading row lies past the items,
     /// so its display loads nothing: with a prefetch distance of 0, the last item row loads the next page.
+    @inlinable
     public var visibleRowCount: Int {
         if case .loadingMore = footer { return itemCount + 1 }
         return itemCount
@@ -137,11 +142,13 @@ public struct ListContent<Failure: Error>: Sendable {
     /// - Parameter index: A row index in `0..<visibleRowCount`; others are `nil` (a stale index from a
     ///   table that has not reloaded yet never traps).
     /// - Returns: The item row or the loading row at `index`.
+    @inlinable
     public func row(at index: Int) -> ListRow? {
         guard index >= 0, index < visibleRowCount else { return nil }
         return index < itemCount ? .item(index) : .loading
     }
 
+    @inlinable
     func hasSameShape(as other: ListContent) -> Bool {
         itemCount == other.itemCount && isRefreshing == other.isRefreshing && isLoadingMore == other.isLoadingMore
             && (refreshError == nil) == (other.refreshError == nil) && footer.hasSameShape(as: other.footer)
@@ -162,6 +169,7 @@ public enum ListFooter<Failure: Error>: Sendable {
     /// The end of the list: every page was loaded.
     case end
 
+    @inlinable
     func hasSameShape(as other: ListFooter) -> Bool {
         switch (self, other) {
         case (.hidden, .hidden), (.loadingMore, .loadingMore), (.end, .end), (.retry, .retry): true

@@ -8,12 +8,18 @@
 /// Paginator(source: source, pageSize: 20, deduplication: .by(\.id))
 /// ```
 public struct Deduplication<Item: Sendable>: Sendable {
-    let identify: @Sendable (Item) -> AnyHashable
+    @usableFromInline let identify: @Sendable (Item) -> AnyHashable
+
+    @inlinable
+    init(identify: @escaping @Sendable (Item) -> AnyHashable) {
+        self.identify = identify
+    }
 
     /// Recognises items by the value at `keyPath`.
     ///
     /// - Parameter keyPath: A unique key of an item.
     /// - Returns: The deduplication.
+    @inlinable
     public static func by<ID: Hashable & Sendable>(_ keyPath: KeyPath<Item, ID> & Sendable) -> Deduplication {
         Deduplication { AnyHashable($0[keyPath: keyPath]) }
     }
@@ -22,6 +28,7 @@ public struct Deduplication<Item: Sendable>: Sendable {
     ///
     /// - Parameter identify: Returns a unique key of an item; it must be pure.
     /// - Returns: The deduplication.
+    @inlinable
     public static func by<ID: Hashable & Sendable>(_ identify: @escaping @Sendable (Item) -> ID) -> Deduplication {
         Deduplication { AnyHashable(identify($0)) }
     }
@@ -29,6 +36,7 @@ public struct Deduplication<Item: Sendable>: Sendable {
 
 extension Deduplication where Item: Identifiable, Item.ID: Sendable {
     /// Recognises items by their `id`.
+    @inlinable
     public static var byID: Deduplication {
         Deduplication { AnyHashable($0.id) }
     }

@@ -55,6 +55,7 @@ public struct PageNumberKey: Hashable, Sendable {
     /// - Parameters:
     ///   - page: The page number, counted from the source's first page number.
     ///   - itemsBefore: How many items the pages before it sent.
+    @inlinable
     public init(page: Int, itemsBefore: Int) {
         self.page = page
         self.itemsBefore = itemsBefore

@@ -6,6 +6,7 @@ extension PageSource {
     /// - Parameters:
     ///   - firstKey: The key of the first page.
     ///   - loadPage: Answers a request with one page.
+    @inlinable
     public init(
         firstKey: Key,
         loadPage: @escaping @Sendable (PageRequest<Key, Query>) async throws(Failure) -> Page<Item, Key, Metadata>
@@ -24,6 +25,7 @@ extension PageSource where Key == Int {
     /// - Parameter load: Requests `size` items from `offset` for `query`; its task is cancelled when the
     ///   load is superseded.
     /// - Returns: The page source.
+    @inlinable
     public static func offset(
         load: @escaping @Sendable (_ offset: Int, _ size: Int, _ query: Query) async throws(Failure) -> Metadata
     ) -> PageSource where Metadata: PaginatedResponse, Metadata.Item == Item {
@@ -36,6 +38,7 @@ extension PageSource where Key == Int {
     ///
     /// - Parameter load: Requests page `index` of `size` items for `query`.
     /// - Returns: The page source.
+    @inlinable
     public static func exhaustible(
         load: @escaping @Sendable (_ index: Int, _ size: Int, _ query: Query) async throws(Failure) -> Metadata
     ) -> PageSource where Metadata: ExhaustiblePageResponse, Metadata.Item == Item {
@@ -48,6 +51,7 @@ extension PageSource where Key == Int {
     ///
     /// - Parameter load: Loads every item for `query`.
     /// - Returns: The page source.
+    @inlinable
     public static func singleLoad(
         load: @escaping @Sendable (_ query: Query) async throws(Failure) -> [Item]
     ) -> PageSource where Metadata == Void {
@@ -64,6 +68,7 @@ extension PageSource where Key == PageNumberKey {
     ///   - firstPage: The number of the first page.
     ///   - load: Requests page `page` of `size` items for `query`.
     /// - Returns: The page source.
+    @inlinable
     public static func pageNumber(
         firstPage: Int = 1,
         load: @escaping @Sendable (_ page: Int, _ size: Int, _ query: Query) async throws(Failure) -> Metadata
@@ -79,6 +84,7 @@ extension PageSource {
     ///
     /// - Parameter load: Requests `size` items after `cursor` for `query`.
     /// - Returns: The page source.
+    @inlinable
     public static func cursor(
         load:
             @escaping @Sendable (_ cursor: Metadata.Cursor?, _ size: Int, _ query: Query) async throws(Failure) ->

@@ -11,23 +11,25 @@ extension PageSource where Key == PageNumberKey {
     ///   - firstPage: The number of the first page: 0 or 1 for most servers.
     ///   - load: Requests page `page` of `size` items for `query`.
     /// - Returns: The page source.
+    @inlinable
     public static func pageNumber(
         firstPage: Int = 1,
         load: @escaping @Sendable (_ page: Int, _ size: Int, _ query: Query) -> SignalProducer<Metadata, Failure>
     ) -> PageSource where Metadata: NumberedPageResponse, Metadata.Item == Item {
-        PageSource(firstKey: PageNumberKey(page: firstPage, itemsBefore: 0)) { request in
-            load(request.key.page, request.pageSize, request.query)
-                .mapPagingError()
-                .map { response in
-                    let key = request.key
-                    let loaded = key.itemsBefore + response.items.count
-                    let lastByPages = response.pageCount.map { key.page - firstPage + 1 >= $0 } ?? false
-                    let lastByItems = response.itemCount.map { loaded >= $0 } ?? false
-                    let next = PageNumberKey(page: key.page + 1, itemsBefore: loaded)
-                    return Page(
-                        items: response.items, nextKey: lastByPages || lastByItems ? nil : next,
-                        total: response.itemCount, metadata: response)
-                }
+        PageSource(firstKey: PageNumberKey(page: firstPage, itemsBefore: 0)) { request, sink in
+            let key = request.key
+            return load(key.page, request.pageSize, request.query).start { event in
+                sink.send(
+                    event.paging { response in
+                        let loaded = key.itemsBefore + response.items.count
+                        let lastByPages = response.pageCount.map { key.page - firstPage + 1 >= $0 } ?? false
+                        let lastByItems = response.itemCount.map { loaded >= $0 } ?? false
+                        let next = PageNumberKey(page: key.page + 1, itemsBefore: loaded)
+                        return Page(
+                            items: response.items, nextKey: lastByPages || lastByItems ? nil : next,
+                            total: response.itemCount, metadata: response)
+                    })
+            }
         }
     }
 }
@@ -41,18 +43,20 @@ extension PageSource {
     ///
     /// - Parameter load: Requests `size` items after `cursor` (`nil` for the first page) for `query`.
     /// - Returns: The page source.
+    @inlinable
     public static func cursor(
         load:
             @escaping @Sendable (_ cursor: Metadata.Cursor?, _ size: Int, _ query: Query) -> SignalProducer<
                 Metadata, Failure
             >
     ) -> PageSource where Metadata: CursorPageResponse, Key == Metadata.Cursor?, Metadata.Item == Item {
-        PageSource(firstKey: nil) { request in
-            load(request.key, request.pageSize, request.query)
-                .mapPagingError()
-                .map { response in
-                    Page(items: response.items, nextKey: response.nextCursor.map { $0 }, metadata: response)
-                }
+        PageSource(firstKey: nil) { request, sink in
+            load(request.key, request.pageSize, request.query).start { event in
+                sink.send(
+                    event.paging { response in
+                        Page(items: response.items, nextKey: response.nextCursor.map { $0 }, metadata: response)
+                    })
+            }
         }
     }
 }
@@ -65,17 +69,18 @@ extension PageSource where Key == Int {
     ///
     /// - Parameter load: Requests page `index` (0, 1, ...) of `size` items for `query`.
     /// - Returns: The page source.
+    @inlinable
     public static func exhaustible(
         load: @escaping @Sendable (_ index: Int, _ size: Int, _ query: Query) -> SignalProducer<Metadata, Failure>
     ) -> PageSource where Metadata: ExhaustiblePageResponse, Metadata.Item == Item {
-        PageSource(firstKey: 0) { request in
-            load(request.key, request.pageSize, request.query)
-                .mapPagingError()
-                .map { response in
-                    Page(
-                        items: response.items, nextKey: response.isExhausted ? nil : request.key + 1,
-                        metadata: response)
-                }
+        PageSource(firstKey: 0) { request, sink in
+            let index = request.key
+            return load(index, request.pageSize, request.query).start { event in
+                sink.send(
+                    event.paging { response in
+                        Page(items: response.items, nextKey: response.isExhausted ? nil : index + 1, metadata: response)
+                    })
+            }
         }
     }
 
@@ -83,13 +88,14 @@ extension PageSource where Key == Int {
     ///
     /// - Parameter load: Loads every item for `query`.
     /// - Returns: The page source.
+    @inlinable
     public static func singleLoad(
         load: @escaping @Sendable (_ query: Query) -> SignalProducer<[Item], Failure>
     ) -> PageSource where Metadata == Void {
-        PageSource(firstKey: 0) { request in
-            load(request.query)
-                .mapPagingError()
-                .map { items in Page(items: items, nextKey: nil, total: items.count) }
+        PageSource(firstKey: 0) { request, sink in
+            load(request.query).start { event in
+                sink.send(event.paging { items in Page(items: items, nextKey: nil, total: items.count) })
+            }
         }
     }
 }

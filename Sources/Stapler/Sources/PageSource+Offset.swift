@@ -17,17 +17,20 @@ extension PageSource where Key == Int {
     ///
     /// - Parameter load: Requests `size` items from `offset` for `query`.
     /// - Returns: The page source.
+    @inlinable
     public static func offset(
         load: @escaping @Sendable (_ offset: Int, _ size: Int, _ query: Query) -> SignalProducer<Metadata, Failure>
     ) -> PageSource where Metadata: PaginatedResponse, Metadata.Item == Item {
-        PageSource(firstKey: 0) { request in
-            load(request.key, request.pageSize, request.query)
-                .mapPagingError()
-                .map { response in offsetPage(response, at: request.key) }
+        PageSource(firstKey: 0) { request, sink in
+            let offset = request.key
+            return load(offset, request.pageSize, request.query).start { event in
+                sink.send(event.paging { offsetPage($0, at: offset) })
+            }
         }
     }
 
     /// The page for `response` at `offset`: next offset, end and total, per the offset model.
+    @inlinable
     static func offsetPage(
         _ response: Metadata, at offset: Int
     ) -> Page<Item, Int, Metadata> where Metadata: PaginatedResponse, Metadata.Item == Item {

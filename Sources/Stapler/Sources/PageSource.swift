@@ -12,25 +12,21 @@ import Reactive
 public struct PageSource<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>:
     Sendable
 {
+    /// Where the events of one page load go.
+    @usableFromInline typealias Sink = PageSink<Item, Key, Query, Metadata, Failure>
+
     /// The key of the first page.
     public let firstKey: Key
-    let load: @Sendable (PageRequest<Key, Query>) -> SignalProducer<Page<Item, Key, Metadata>, PagingError<Failure>>
-
-    /// Creates a source from its first key and a load closure whose errors are already paging errors
-    /// (what the built-in page models use: they map their source's errors themselves).
+    /// Starts the load of a request, delivering its events to the sink; the disposable interrupts it.
     ///
-    /// - Parameters:
-    ///   - firstKey: The key of the first page.
-    ///   - load: Answers a request with one page.
-    init(
-        firstKey: Key,
-        load:
-            @escaping @Sendable (PageRequest<Key, Query>) -> SignalProducer<
-                Page<Item, Key, Metadata>, PagingError<Failure>
-            >
-    ) {
+    /// A source starts the user's producer directly, with one observer that maps its events into the
+    /// sink, instead of lifting it through operators: a page costs one producer start and one observer.
+    @usableFromInline let start: @Sendable (PageRequest<Key, Query>, _ sink: Sink) -> any Disposable
+
+    @inlinable
+    init(firstKey: Key, start: @escaping @Sendable (PageRequest<Key, Query>, _ sink: Sink) -> any Disposable) {
         self.firstKey = firstKey
-        self.load = load
+        self.start = start
     }
 
     /// Creates a source from its first key and a load closure that fails with the source's own error.
@@ -38,23 +34,29 @@ public struct PageSource<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     /// - Parameters:
     ///   - firstKey: The key of the first page.
     ///   - loadPage: Answers a request with one page.
+    @inlinable
     public init(
         firstKey: Key,
         loadPage: @escaping @Sendable (PageRequest<Key, Query>) -> SignalProducer<Page<Item, Key, Metadata>, Failure>
     ) {
-        self.init(firstKey: firstKey) { request in
-            loadPage(request).mapPagingError()
+        self.init(firstKey: firstKey) { request, sink in
+            loadPage(request).start { event in sink.send(event.paging { $0 }) }
         }
     }
 }
 
-extension SignalProducer {
-    /// This producer with its errors wrapped as ``PagingError/source(_:)``.
-    func mapPagingError() -> SignalProducer<Value, PagingError<Error>> {
-        lift { signal in
-            Signal<Value, PagingError<Error>> { output, lifetime in
-                lifetime += signal.observe { event in output.send(event.mapError(PagingError.source)) }
-            }
+extension Signal.Event {
+    /// This event as a page load's event: its value made a page by `makePage`, its error wrapped as
+    /// ``PagingError/source(_:)``.
+    @inlinable
+    func paging<Item, Key, Metadata>(
+        _ makePage: (Value) -> Page<Item, Key, Metadata>
+    ) -> Signal<Page<Item, Key, Metadata>, PagingError<Error>>.Event {
+        switch self {
+        case .value(let value): .value(makePage(value))
+        case .failed(let error): .failed(.source(error))
+        case .completed: .completed
+        case .interrupted: .interrupted
         }
     }
 }

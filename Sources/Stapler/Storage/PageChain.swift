@@ -8,21 +8,31 @@
 ///
 /// Only the newest snapshot of a chain may append (``PagingEngine`` holds it under its lock); an older
 /// snapshot that needs to grow would first copy (see ``PagedItems/appending(_:)``).
+@usableFromInline
 final class PageChain<Item: Sendable>: @unchecked Sendable {
     // Guarded by the publication rule above: slot `i` is written once, before any snapshot that
     // counts it is published through a lock, and never written again.
-    private let directory: UnsafeMutablePointer<UnsafeMutablePointer<Chunk>?>
+    @usableFromInline let directory: UnsafeMutablePointer<UnsafeMutablePointer<Chunk>?>
     // Guarded by the appender's lock (the engine's): how many pages are stored.
-    private(set) var pageCount = 0
+    @usableFromInline var pageCount = 0
 
+    @inlinable
     static var maximumBlocks: Int { 56 }
 
+    @usableFromInline
     struct Chunk {
-        let items: ContiguousArray<Item>
+        @usableFromInline let items: ContiguousArray<Item>
         /// The index of the chunk's first item in the whole list.
-        let start: Int
+        @usableFromInline let start: Int
+
+        @inlinable
+        init(items: ContiguousArray<Item>, start: Int) {
+            self.items = items
+            self.start = start
+        }
     }
 
+    @inlinable
     init() {
         directory = .allocate(capacity: Self.maximumBlocks)
         directory.initialize(repeating: nil, count: Self.maximumBlocks)
@@ -43,15 +53,15 @@ final class PageChain<Item: Sendable>: @unchecked Sendable {
     }
 
     /// The block and slot of page `index`: page `i` lives in block `log2(i + 1)`.
-    @inline(__always)
-    private static func position(of index: Int) -> (block: Int, slot: Int) {
+    @inlinable @inline(__always)
+    static func position(of index: Int) -> (block: Int, slot: Int) {
         let shifted = UInt(index + 1)
         let block = UInt.bitWidth - 1 - shifted.leadingZeroBitCount
         return (block, Int(shifted) - (1 << block))
     }
 
     /// The chunk of page `index`, which must be below a published snapshot's page count.
-    @inline(__always)
+    @inlinable @inline(__always)
     func chunk(at index: Int) -> Chunk {
         let (block, slot) = Self.position(of: index)
         return directory[block].unsafelyUnwrapped[slot]
@@ -60,6 +70,7 @@ final class PageChain<Item: Sendable>: @unchecked Sendable {
     /// Stores `items` as the next page, starting at item index `start`.
     ///
     /// - Complexity: O(`items.count`), plus one block allocation at each power of two pages.
+    @inlinable
     func append(_ items: ContiguousArray<Item>, start: Int) {
         let (block, slot) = Self.position(of: pageCount)
         if slot == 0 {

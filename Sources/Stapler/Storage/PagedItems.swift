@@ -12,7 +12,7 @@
 /// - Complexity: `count` and `isEmpty` are O(1); subscripting by index is O(log pages); iterating is
 ///   O(1) per element.
 public struct PagedItems<Item: Sendable>: RandomAccessCollection, Sendable {
-    let chain: PageChain<Item>?
+    @usableFromInline let chain: PageChain<Item>?
 
     /// The number of pages this snapshot holds (a page whose items were all dropped counts too).
     public let pageCount: Int
@@ -21,6 +21,7 @@ public struct PagedItems<Item: Sendable>: RandomAccessCollection, Sendable {
     public let count: Int
 
     /// An empty snapshot.
+    @inlinable
     public init() {
         chain = nil
         pageCount = 0
@@ -31,10 +32,12 @@ public struct PagedItems<Item: Sendable>: RandomAccessCollection, Sendable {
     ///
     /// - Parameter items: The items, in order.
     /// - Complexity: O(`items.count`).
+    @inlinable
     public init<Items: Sequence>(_ items: Items) where Items.Element == Item {
         self = PagedItems().appending(ContiguousArray(items))
     }
 
+    @inlinable
     init(chain: PageChain<Item>, pageCount: Int, count: Int) {
         self.chain = chain
         self.pageCount = pageCount
@@ -42,14 +45,17 @@ public struct PagedItems<Item: Sendable>: RandomAccessCollection, Sendable {
     }
 
     /// The position of the first item: always 0.
+    @inlinable
     public var startIndex: Int { 0 }
 
     /// The position after the last item: ``count``.
+    @inlinable
     public var endIndex: Int { count }
 
     /// The item at `position`, which must be in `0..<count`.
     ///
     /// - Complexity: O(log pages).
+    @inlinable
     public subscript(position: Int) -> Item {
         precondition(position >= 0 && position < count, "PagedItems index \(position) out of range 0..<\(count)")
         let chain = chain.unsafelyUnwrapped
@@ -71,28 +77,32 @@ public struct PagedItems<Item: Sendable>: RandomAccessCollection, Sendable {
     ///
     /// - Parameter index: A page index in `0..<pageCount`.
     /// - Returns: The items that page contributed, in order.
+    @inlinable
     public func items(ofPage index: Int) -> ContiguousArray<Item> {
         precondition(index >= 0 && index < pageCount, "page index \(index) out of range 0..<\(pageCount)")
         return chain.unsafelyUnwrapped.chunk(at: index).items
     }
 
     /// Iterates page by page, without searching.
+    @inlinable
     public func makeIterator() -> Iterator {
         Iterator(items: self)
     }
 
     /// Iterates the items of a snapshot in order, page by page.
     public struct Iterator: IteratorProtocol {
-        private let items: PagedItems
-        private var page = 0
-        private var chunk: ContiguousArray<Item> = []
-        private var offset = 0
+        @usableFromInline let items: PagedItems
+        @usableFromInline var page = 0
+        @usableFromInline var chunk: ContiguousArray<Item> = []
+        @usableFromInline var offset = 0
 
+        @inlinable
         init(items: PagedItems) {
             self.items = items
         }
 
         /// The next item, or `nil` after the last one.
+        @inlinable
         public mutating func next() -> Item? {
             while offset == chunk.count {
                 guard page < items.pageCount, let chain = items.chain else { return nil }
@@ -113,6 +123,7 @@ extension PagedItems {
     /// otherwise (an older snapshot) it copies its pages into new storage first.
     ///
     /// - Complexity: O(`items.count`) for the newest snapshot.
+    @inlinable
     func appending(_ items: ContiguousArray<Item>) -> PagedItems {
         let chain: PageChain<Item>
         if let existing = self.chain, existing.pageCount == pageCount {
@@ -133,6 +144,7 @@ extension PagedItems.Iterator: Sendable {}
 
 extension PagedItems: Equatable where Item: Equatable {
     /// Whether both snapshots hold equal items in the same order.
+    @inlinable
     public static func == (lhs: PagedItems, rhs: PagedItems) -> Bool {
         lhs.count == rhs.count && lhs.elementsEqual(rhs)
     }

@@ -1,0 +1,61 @@
+import Reactive
+
+// The engine's handles on what it publishes. Reactive's `PropertyGroup` API is `package`, which the
+// engine's inlinable code may not name (it is specialised in the client's module, another package): these
+// thin wrappers call it from here, unspecialised. Each call is one staged notification.
+
+/// The write handle of a published property.
+@usableFromInline
+struct PropertyWriter<Value: Sendable>: Sendable {
+    let handle: GroupedProperty<Value>
+
+    /// Makes a read-only property holding `initial`, and its writer.
+    @usableFromInline
+    static func make(_ initial: Value) -> (Property<Value>, PropertyWriter) {
+        let (property, handle) = PropertyGroup.makeProperty(initial)
+        return (property, PropertyWriter(handle: handle))
+    }
+
+    /// Stores `value` now; returns the notification to run once the whole publication is staged.
+    @usableFromInline
+    func stage(_ value: Value) -> StagedNotification? {
+        handle.stage(value).map(StagedNotification.init)
+    }
+}
+
+/// The input of a published signal.
+@usableFromInline
+struct SignalWriter<Value: Sendable>: Sendable {
+    let input: StagedSignalInput<Value>
+
+    /// Makes a signal and its writer.
+    @usableFromInline
+    static func make() -> (Signal<Value, Never>, SignalWriter) {
+        let (signal, input) = StagedSignalInput<Value>.make()
+        return (signal, SignalWriter(input: input))
+    }
+
+    /// Accepts `value` now; returns the notification to run once the whole publication is staged.
+    @usableFromInline
+    func stage(_ value: Value) -> StagedNotification? {
+        input.stage(value).map(StagedNotification.init)
+    }
+
+    /// Completes the signal.
+    @usableFromInline
+    func complete() {
+        input.sendCompleted()
+    }
+}
+
+/// A staged notification of one property or signal, to run with no lock held.
+@usableFromInline
+struct StagedNotification: Sendable {
+    let drain: SignalDrain
+
+    /// Delivers the staged change, and any queued behind it.
+    @usableFromInline
+    func callAsFunction() {
+        drain()
+    }
+}
