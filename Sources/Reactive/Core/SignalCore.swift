@@ -9,10 +9,18 @@
 /// sequence number it may receive, so an observer sees exactly the events accepted after it attached.
 /// Before each callout the drainer checks, under the lock, that the observer is still active: that is
 /// what makes "nothing after `dispose()` returns" hold.
+///
+/// The cost of a value is two lock round trips and no reference counting: the lock that accepts an
+/// event also finds its first recipient, and the one after each callout finds the next recipient or
+/// marks the signal idle. The drainer walks the live observer list with a cursor kept under the lock
+/// (a removal before the cursor moves it back), and calls each handler without retaining it: a handler
+/// that is detached while a delivery runs is parked under the lock instead of being released, and the
+/// drainer releases it after its next critical section, when no callout can still be using it.
 @usableFromInline
 final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable {
     @usableFromInline typealias Event = Signal<Value, Error>.Event
     @usableFromInline typealias Entry = ObserverEntry<Value, Error>
+    @usableFromInline typealias Handler = Signal<Value, Error>.Observer
 
     // Guarded by `state`'s lock: every field of `State`, and `isActive` of every entry.
     @usableFromInline let state: LockedState<State>
@@ -29,12 +37,17 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     @usableFromInline
     struct State {
         @usableFromInline var observers: ContiguousArray<Entry> = []
+        /// The index in `observers` of the next entry the drainer looks at.
+        @usableFromInline var cursor = 0
         @usableFromInline var pending = FIFOQueue<Delivery>()
         @usableFromInline var isDelivering = false
         /// The sequence number of the last accepted event.
         @usableFromInline var sequence: UInt64 = 0
         @usableFromInline var status = Status.alive
         @usableFromInline var hasOutput: Bool
+        /// Handlers detached while a delivery ran, which a callout may still be using: the drainer
+        /// releases them after its next critical section.
+        @usableFromInline var parked: ContiguousArray<Handler> = []
 
         @inlinable
         init(hasOutput: Bool) {
@@ -52,6 +65,49 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
             pending = FIFOQueue()
             return retired
         }
+
+        /// The next observer to receive the value with `sequence`, its handler unretained.
+        ///
+        /// Call under the lock. Returns `nil` when every observer has been offered the value; see
+        /// `nextRecipient(sequence:isTerminating:held:)`.
+        @inlinable
+        mutating func nextValueRecipient(sequence: UInt64) -> Unmanaged<Handler>? {
+            while cursor < observers.count {
+                let entry = observers[cursor]
+                cursor &+= 1
+                if entry.isActive && entry.firstSequence <= sequence {
+                    // An active entry always has its handler.
+                    return Unmanaged.passUnretained(entry.observer.unsafelyUnwrapped)
+                }
+            }
+            return nil
+        }
+
+        /// The next observer to receive the event with `sequence`, its handler unretained.
+        ///
+        /// Call under the lock. Returns `nil` when every observer has been offered the event. An entry that was detached before its turn is skipped, and so is one attached after the
+        /// event was accepted. An entry that receives a terminal event is marked served and lets go of
+        /// its handler, which moves to `held`: the drainer releases it after the callout.
+        @inlinable
+        mutating func nextRecipient(
+            sequence: UInt64,
+            isTerminating: Bool,
+            held: inout Handler?
+        ) -> Unmanaged<Handler>? {
+            while cursor < observers.count {
+                let entry = observers[cursor]
+                cursor &+= 1
+                guard entry.isActive && entry.firstSequence <= sequence else { continue }
+                guard isTerminating else {
+                    // An active entry always has its handler.
+                    return Unmanaged.passUnretained(entry.observer.unsafelyUnwrapped)
+                }
+                entry.isActive = false
+                held = entry.observer.take()
+                if let held { return Unmanaged.passUnretained(held) }
+            }
+            return nil
+        }
     }
 
     /// Observers and events a critical section let go of, to be released after unlocking: releasing an
@@ -67,17 +123,6 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
             self.observers = observers
             self.pending = pending
         }
-    }
-
-    /// What the drainer does after one critical section.
-    @usableFromInline
-    enum DrainStep {
-        /// Call this observer with the current event.
-        case deliver(Signal<Value, Error>.Observer)
-        /// The current event or snapshot was replaced: release the old one, then look again.
-        case next
-        /// The queue is empty and the signal idle.
-        case done
     }
 
     @usableFromInline
@@ -117,13 +162,58 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     /// order of change events always agree. `makeEvent` runs even if the signal has terminated; its
     /// event is then dropped.
     ///
+    /// The critical section that accepts the event also finds its first recipient, so delivering a value
+    /// to one observer takes two lock round trips: accept, then finish.
+    ///
     /// - Returns: Whether the event was accepted (the signal had not terminated).
     @inlinable
     @discardableResult
     func send(whileLocked makeEvent: () throws -> Event?) rethrows -> Bool {
-        let (accepted, drain) = try stage(makeEvent)
-        drain?.run()
-        return accepted
+        var event: Event?
+        var sequence: UInt64 = 0
+        var recipient: Unmanaged<Handler>?
+        let accepted = try state.withLock { state -> Bool in
+            guard let accepted = try makeEvent(), case .alive = state.status else { return false }
+            state.sequence &+= 1
+            let isTerminating = accepted.isTerminating
+            if isTerminating {
+                state.status = .terminating(sequence: state.sequence)
+            }
+            guard !state.isDelivering else {
+                state.pending.append(Delivery(event: accepted, sequence: state.sequence, target: nil))
+                return true
+            }
+            state.isDelivering = true
+            sequence = state.sequence
+            if !isTerminating {
+                state.cursor = 0
+                recipient = state.nextValueRecipient(sequence: sequence)
+            }
+            event = accepted
+            return true
+        }
+        guard let event else { return accepted }
+        guard !event.isTerminating else {
+            drain(Delivery(event: event, sequence: sequence, target: nil), isStarted: false)
+            return true
+        }
+        // The value path: each lock round trip after a callout finds the next recipient, or, once every
+        // observer has the value and nothing is queued or parked, marks the signal idle.
+        while let handler = recipient {
+            handler._withUnsafeGuaranteedRef { $0.send(event) }
+            let isIdle = state.withLock { state -> Bool in
+                recipient = state.nextValueRecipient(sequence: sequence)
+                guard recipient == nil, state.pending.isEmpty, state.parked.isEmpty else { return false }
+                state.isDelivering = false
+                return true
+            }
+            if isIdle {
+                return true
+            }
+        }
+        // Every observer has the value, and events were queued or handlers parked meanwhile.
+        drain(Delivery(event: event, sequence: sequence, target: nil), isStarted: true)
+        return true
     }
 
     /// Accepts the event `makeEvent` returns without delivering it yet.
@@ -136,9 +226,9 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     /// - Returns: Whether an event was accepted, and the drain the caller must run, if any.
     @inlinable
     func stage(_ makeEvent: () throws -> Event?) rethrows -> (accepted: Bool, drain: PendingDrain?) {
-        try state.withLock { state -> (accepted: Bool, drain: PendingDrain?) in
-            guard let event = try makeEvent() else { return (false, nil) }
-            guard case .alive = state.status else { return (false, nil) }
+        var drain: PendingDrain?
+        let accepted = try state.withLock { state -> Bool in
+            guard let event = try makeEvent(), case .alive = state.status else { return false }
             state.sequence &+= 1
             if event.isTerminating {
                 state.status = .terminating(sequence: state.sequence)
@@ -146,11 +236,13 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
             let delivery = Delivery(event: event, sequence: state.sequence, target: nil)
             guard !state.isDelivering else {
                 state.pending.append(delivery)
-                return (true, nil)
+                return true
             }
             state.isDelivering = true
-            return (true, PendingDrain(core: self, first: delivery, observers: state.observers))
+            drain = PendingDrain(core: self, first: delivery)
+            return true
         }
+        return (accepted, drain)
     }
 
     /// A delivery that was staged and must now be run by the thread that staged it.
@@ -158,13 +250,11 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     struct PendingDrain: Sendable {
         @usableFromInline let core: SignalCore
         @usableFromInline let first: Delivery
-        @usableFromInline let observers: ContiguousArray<Entry>
 
         @inlinable
-        init(core: SignalCore, first: Delivery, observers: ContiguousArray<Entry>) {
+        init(core: SignalCore, first: Delivery) {
             self.core = core
             self.first = first
-            self.observers = observers
         }
 
         /// Delivers the staged event and everything queued behind it.
@@ -172,87 +262,114 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
         /// Call it with no lock held.
         @inlinable
         func run() {
-            core.drain(from: first, observers: observers)
+            core.drain(first, isStarted: false)
         }
     }
 
     /// Delivers `first`, then every queued event, until the queue is empty.
     ///
     /// Only the thread that set `isDelivering` runs this, so deliveries never overlap. Each critical
-    /// section replaces the current event or snapshot at most once and hands the old one to a local
-    /// that is cleared after unlocking, so no value or handler is ever released under the lock.
+    /// section replaces the current event at most once and hands the old one, like parked handlers and
+    /// what a termination drops, to a local that is cleared after unlocking, so no value or handler is
+    /// ever released under the lock.
+    ///
+    /// - Parameters:
+    ///   - first: The delivery that made the caller the drainer.
+    ///   - isStarted: Whether the cursor already walks the observers for `first` (the value path of
+    ///     `send(whileLocked:)` hands over to the drain after its last callout); otherwise the walk
+    ///     starts at the first observer.
     @inlinable
-    func drain(from first: Delivery, observers snapshot: ContiguousArray<Entry>) {
-        var delivery = first
-        var observers = snapshot
-        var index = 0
+    func drain(_ first: __owned Delivery, isStarted: Bool) {
+        // The current delivery, in locals: the value path then copies nothing but the event.
+        var event = first.event
+        var sequence = first.sequence
+        var isTerminating = event.isTerminating
+        var target = first.target
+        var isServed = false
+        var needsCursorReset = !isStarted
+        var recipient: Unmanaged<Handler>?
+        var held: Handler?
         var endsLifetime = false
-        var retiredDelivery: Delivery?
-        var retiredObservers: ContiguousArray<Entry> = []
+        var parked: ContiguousArray<Handler> = []
+        var retiredEvent: Event?
+        var retiredTarget: Entry?
         var retiredState: Retired?
         while true {
-            let step = state.withLock { state -> DrainStep in
-                if let target = delivery.target {
-                    if index == 0 {
-                        index = 1
-                        if target.isActive, let observer = target.observer { return .deliver(observer) }
+            if let handler = recipient {
+                handler._withUnsafeGuaranteedRef { $0.send(event) }
+                recipient = nil
+                held = nil
+            }
+            let isDone = state.withLock { state -> Bool in
+                if !state.parked.isEmpty {
+                    swap(&parked, &state.parked)
+                }
+                if needsCursorReset {
+                    needsCursorReset = false
+                    state.cursor = 0
+                }
+                if let entry = target {
+                    if !isServed {
+                        isServed = true
+                        if entry.isActive, let handler = entry.observer {
+                            recipient = Unmanaged.passUnretained(handler)
+                            return false
+                        }
                     }
                 } else {
-                    while index < observers.count {
-                        let entry = observers[index]
-                        index += 1
-                        guard entry.isActive && entry.firstSequence <= delivery.sequence else { continue }
-                        guard delivery.event.isTerminating else {
-                            if let observer = entry.observer { return .deliver(observer) }
-                            continue
-                        }
-                        // An entry gets one terminal event, then lets go of its handler (the drainer
-                        // releases it after the callout). Marking it served also lets the rescan below
-                        // find the observers that attached during this delivery.
-                        entry.isActive = false
-                        if let observer = entry.observer.take() { return .deliver(observer) }
+                    if let next = state.nextRecipient(sequence: sequence, isTerminating: isTerminating, held: &held) {
+                        recipient = next
+                        return false
                     }
-                    if delivery.event.isTerminating, case .terminating = state.status {
-                        // Observers attached while the terminal event was being delivered are not in
-                        // the snapshot, and after this point nothing would ever reach them.
-                        if state.observers.contains(where: { $0.isActive }) {
-                            retiredObservers = observers
-                            observers = state.observers
-                            index = 0
-                            return .next
+                    if isTerminating, case .terminating = state.status {
+                        // Observers attached while the terminal event was being delivered come after the
+                        // cursor, or in the place of served entries before it: look at the whole list again.
+                        state.cursor = 0
+                        if let next = state.nextRecipient(sequence: sequence, isTerminating: true, held: &held) {
+                            recipient = next
+                            return false
                         }
-                        retiredState = state.terminate(with: delivery.event)
+                        retiredState = state.terminate(with: event)
                         endsLifetime = true
                     }
                 }
                 guard let next = state.pending.popFirst() else {
                     state.isDelivering = false
-                    return .done
+                    return true
                 }
-                retiredDelivery = delivery
-                delivery = next
-                retiredObservers = observers
-                observers = state.observers
-                index = 0
-                return .next
-            }
-            switch step {
-            case .deliver(let observer):
-                observer.send(delivery.event)
-            case .next:
-                // Released here, with the lock free. Reading them first keeps the optimiser from ending
-                // their lifetimes at the last write, inside the critical section.
-                withExtendedLifetime(retiredDelivery) {}
-                withExtendedLifetime(retiredObservers) {}
-                retiredDelivery = nil
-                retiredObservers = []
-            case .done:
-                withExtendedLifetime(retiredState) {}
-                if endsLifetime {
-                    lifetime.ender.dispose()
+                retiredEvent = event
+                retiredTarget = target
+                event = next.event
+                sequence = next.sequence
+                isTerminating = event.isTerminating
+                target = next.target
+                if target == nil {
+                    state.cursor = 0
+                    recipient = state.nextRecipient(sequence: sequence, isTerminating: isTerminating, held: &held)
+                    isServed = true
+                } else {
+                    isServed = false
                 }
-                return
+                return false
             }
+            // Released here, with the lock free. Reading them first keeps the optimiser from ending
+            // their lifetimes at the last write, inside the critical section.
+            if !parked.isEmpty {
+                withExtendedLifetime(parked) {}
+                parked = []
+            }
+            if retiredEvent != nil {
+                withExtendedLifetime((retiredEvent, retiredTarget)) {}
+                retiredEvent = nil
+                retiredTarget = nil
+            }
+            if isDone {
+                break
+            }
+        }
+        withExtendedLifetime(retiredState) {}
+        if endsLifetime {
+            lifetime.ender.dispose()
         }
     }
 
@@ -303,7 +420,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
             if let lateInitial { observer.send(lateInitial) }
             observer.send(late)
         } else if let first {
-            drain(from: first, observers: [])
+            drain(first, isStarted: false)
         }
         return entry
     }
@@ -312,12 +429,20 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     @inlinable
     func remove(_ entry: Entry) {
         // The handler and anything a teardown drops are released after unlocking (see `Retired`).
-        let (released, retired) = state.withLock { state -> (Signal<Value, Error>.Observer?, Retired?) in
+        let (released, retired) = state.withLock { state -> (Handler?, Retired?) in
             guard entry.isActive else { return (nil, nil) }
             entry.isActive = false
-            let released = entry.observer.take()
+            var released = entry.observer.take()
             if let index = state.observers.firstIndex(where: { $0 === entry }) {
                 state.observers.remove(at: index)
+                if index < state.cursor {
+                    state.cursor &-= 1
+                }
+            }
+            if state.isDelivering, let handler = released {
+                // A callout may be running this handler unretained: the drainer releases it.
+                state.parked.append(handler)
+                released = nil
             }
             guard state.observers.isEmpty, !state.hasOutput, case .alive = state.status else {
                 return (released, nil)
