@@ -129,6 +129,37 @@ struct SignalDeliveryPathTests {
         #expect(laterLog.value == [])
     }
 
+    @Test("R8: the last observer of an unreachable signal leaving during a delivery tears it down at once")
+    func R8_teardownDuringDelivery() {
+        let ended = Flag()
+        let endedInside = Locked<[Bool]>([])
+        let log = Locked<[Int]>([])
+        let own = Locked<(any Disposable)?>(nil)
+        let captured = Locked<Signal<Int, Never>.Observer?>(nil)
+        do {
+            let signal = Signal<Int, Never> { input, lifetime in
+                captured.value = input
+                lifetime.observeEnded { ended.set() }
+            }
+            own.value = signal.observeValues { value in
+                log.append(value)
+                // Queued behind this delivery, then the last observer leaves the unreachable signal.
+                captured.value?.send(value: value + 1)
+                captured.value?.send(value: value + 2)
+                own.value?.dispose()
+                endedInside.append(ended.isSet)
+            }
+        }
+        let input = captured.value!
+        input.send(value: 1)
+        #expect(log.value == [1])
+        #expect(endedInside.value == [true])
+        input.send(value: 10)
+        #expect(log.value == [1])
+        captured.value = nil
+        withExtendedLifetime(input) {}
+    }
+
     @Test("R7: 4 threads observe and dispose while 2 threads send: every handler is released, no overlap")
     func R7_observeDisposeStressReleasesEveryHandler() {
         let tracker = LifetimeTracker()

@@ -17,97 +17,38 @@
 /// that is detached while a delivery runs is parked under the lock instead of being released, and the
 /// drainer releases it after its next critical section, when no callout can still be using it.
 @usableFromInline
-final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable {
+final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @unchecked Sendable {
     @usableFromInline typealias Event = Signal<Value, Error>.Event
-    @usableFromInline typealias Entry = ObserverEntry<Value, Error>
     @usableFromInline typealias Handler = Signal<Value, Error>.Observer
 
-    // Guarded by `state`'s lock: every field of `State`, and `isActive` of every entry.
-    @usableFromInline let state: LockedState<State>
-
-    /// Ends when the signal terminates or tears down; the signal's resources hang from it.
-    @usableFromInline let lifetime: Lifetime
+    // Guarded by `domain`'s lock.
+    @exclusivity(unchecked) @usableFromInline var pending = FIFOQueue<Delivery>()
+    /// The event the signal terminated with; `nil` while it has not, or after a teardown.
+    // Guarded by `domain`'s lock.
+    @exclusivity(unchecked) @usableFromInline var terminalEvent: Event?
 
     @inlinable
-    init(hasOutput: Bool = true) {
-        state = LockedState(State(hasOutput: hasOutput))
-        lifetime = Lifetime(ender: CompositeDisposable())
+    override init(hasOutput: Bool = true) {
+        super.init(hasOutput: hasOutput)
     }
 
-    @usableFromInline
-    struct State {
-        @usableFromInline var observers: ContiguousArray<Entry> = []
-        /// The index in `observers` of the next entry the drainer looks at.
-        @usableFromInline var cursor = 0
-        @usableFromInline var pending = FIFOQueue<Delivery>()
-        @usableFromInline var isDelivering = false
-        /// The sequence number of the last accepted event.
-        @usableFromInline var sequence: UInt64 = 0
-        @usableFromInline var status = Status.alive
-        @usableFromInline var hasOutput: Bool
-        /// Handlers detached while a delivery ran, which a callout may still be using: the drainer
-        /// releases them after its next critical section.
-        @usableFromInline var parked: ContiguousArray<Handler> = []
+    /// Call under the lock: moves to `terminated` with `event`, dropping observers and queued events.
+    ///
+    /// - Returns: What was dropped; the caller releases it after unlocking (see ``Retired``).
+    @inlinable
+    func terminate(with event: Event) -> Retired {
+        phase = .terminated
+        terminalEvent = event
+        let retired = Retired(observers: observers, pending: pending)
+        observers = []
+        pending = FIFOQueue()
+        return retired
+    }
 
-        @inlinable
-        init(hasOutput: Bool) {
-            self.hasOutput = hasOutput
-        }
-
-        /// Moves to `terminated`, dropping observers and queued events.
-        ///
-        /// - Returns: What was dropped; the caller releases it after unlocking (see ``Retired``).
-        @inlinable
-        mutating func terminate(with event: Event) -> Retired {
-            status = .terminated(event)
-            let retired = Retired(observers: observers, pending: pending)
-            observers = []
-            pending = FIFOQueue()
-            return retired
-        }
-
-        /// The next observer to receive the value with `sequence`, its handler unretained.
-        ///
-        /// Call under the lock. Returns `nil` when every observer has been offered the value; see
-        /// `nextRecipient(sequence:isTerminating:held:)`.
-        @inlinable
-        mutating func nextValueRecipient(sequence: UInt64) -> Unmanaged<Handler>? {
-            while cursor < observers.count {
-                let entry = observers[cursor]
-                cursor &+= 1
-                if entry.isActive && entry.firstSequence <= sequence {
-                    // An active entry always has its handler.
-                    return Unmanaged.passUnretained(entry.observer.unsafelyUnwrapped)
-                }
-            }
-            return nil
-        }
-
-        /// The next observer to receive the event with `sequence`, its handler unretained.
-        ///
-        /// Call under the lock. Returns `nil` when every observer has been offered the event. An entry that was detached before its turn is skipped, and so is one attached after the
-        /// event was accepted. An entry that receives a terminal event is marked served and lets go of
-        /// its handler, which moves to `held`: the drainer releases it after the callout.
-        @inlinable
-        mutating func nextRecipient(
-            sequence: UInt64,
-            isTerminating: Bool,
-            held: inout Handler?
-        ) -> Unmanaged<Handler>? {
-            while cursor < observers.count {
-                let entry = observers[cursor]
-                cursor &+= 1
-                guard entry.isActive && entry.firstSequence <= sequence else { continue }
-                guard isTerminating else {
-                    // An active entry always has its handler.
-                    return Unmanaged.passUnretained(entry.observer.unsafelyUnwrapped)
-                }
-                entry.isActive = false
-                held = entry.observer.take()
-                if let held { return Unmanaged.passUnretained(held) }
-            }
-            return nil
-        }
+    /// `handler` as the signal's observer type, still unretained.
+    @inlinable
+    static func typed(_ handler: Unmanaged<AnyObject>) -> Unmanaged<Handler> {
+        Unmanaged<Handler>.fromOpaque(handler.toOpaque())
     }
 
     /// Observers and events a critical section let go of, to be released after unlocking: releasing an
@@ -115,22 +56,14 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     /// into this signal.
     @usableFromInline
     struct Retired {
-        @usableFromInline let observers: ContiguousArray<Entry>
+        @usableFromInline let observers: ContiguousArray<ObserverEntry>
         @usableFromInline let pending: FIFOQueue<Delivery>
 
         @inlinable
-        init(observers: ContiguousArray<Entry>, pending: FIFOQueue<Delivery>) {
+        init(observers: ContiguousArray<ObserverEntry>, pending: FIFOQueue<Delivery>) {
             self.observers = observers
             self.pending = pending
         }
-    }
-
-    @usableFromInline
-    enum Status {
-        case alive
-        /// A terminal event with this sequence number is queued or being delivered.
-        case terminating(sequence: UInt64)
-        case terminated(Event)
     }
 
     /// One event on its way: to every observer attached before it was accepted, or to one target.
@@ -138,10 +71,10 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     struct Delivery: Sendable {
         @usableFromInline var event: Event
         @usableFromInline var sequence: UInt64
-        @usableFromInline var target: Entry?
+        @usableFromInline var target: ObserverEntry?
 
         @inlinable
-        init(event: Event, sequence: UInt64, target: Entry?) {
+        init(event: Event, sequence: UInt64, target: ObserverEntry?) {
             self.event = event
             self.sequence = sequence
             self.target = target
@@ -172,22 +105,22 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
         var event: Event?
         var sequence: UInt64 = 0
         var recipient: Unmanaged<Handler>?
-        let accepted = try state.withLock { state -> Bool in
-            guard let accepted = try makeEvent(), case .alive = state.status else { return false }
+        let accepted = try domain.withLock { state -> Bool in
+            guard let accepted = try makeEvent(), case .alive = phase else { return false }
             state.sequence &+= 1
             let isTerminating = accepted.isTerminating
             if isTerminating {
-                state.status = .terminating(sequence: state.sequence)
+                phase = .terminating(sequence: state.sequence)
             }
             guard !state.isDelivering else {
-                state.pending.append(Delivery(event: accepted, sequence: state.sequence, target: nil))
+                pending.append(Delivery(event: accepted, sequence: state.sequence, target: nil))
                 return true
             }
             state.isDelivering = true
             sequence = state.sequence
             if !isTerminating {
-                state.cursor = 0
-                recipient = state.nextValueRecipient(sequence: sequence)
+                cursor = 0
+                recipient = nextValueRecipient(sequence: sequence).map(Self.typed)
             }
             event = accepted
             return true
@@ -201,9 +134,9 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
         // observer has the value and nothing is queued or parked, marks the signal idle.
         while let handler = recipient {
             handler._withUnsafeGuaranteedRef { $0.send(event) }
-            let isIdle = state.withLock { state -> Bool in
-                recipient = state.nextValueRecipient(sequence: sequence)
-                guard recipient == nil, state.pending.isEmpty, state.parked.isEmpty else { return false }
+            let isIdle = domain.withLock { state -> Bool in
+                recipient = nextValueRecipient(sequence: sequence).map(Self.typed)
+                guard recipient == nil, pending.isEmpty, state.parked.isEmpty else { return false }
                 state.isDelivering = false
                 return true
             }
@@ -227,15 +160,15 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     @inlinable
     func stage(_ makeEvent: () throws -> Event?) rethrows -> (accepted: Bool, drain: PendingDrain?) {
         var drain: PendingDrain?
-        let accepted = try state.withLock { state -> Bool in
-            guard let event = try makeEvent(), case .alive = state.status else { return false }
+        let accepted = try domain.withLock { state -> Bool in
+            guard let event = try makeEvent(), case .alive = phase else { return false }
             state.sequence &+= 1
             if event.isTerminating {
-                state.status = .terminating(sequence: state.sequence)
+                phase = .terminating(sequence: state.sequence)
             }
             let delivery = Delivery(event: event, sequence: state.sequence, target: nil)
             guard !state.isDelivering else {
-                state.pending.append(delivery)
+                pending.append(delivery)
                 return true
             }
             state.isDelivering = true
@@ -287,53 +220,53 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
         var target = first.target
         var isServed = false
         var needsCursorReset = !isStarted
-        var recipient: Unmanaged<Handler>?
-        var held: Handler?
+        var recipient: Unmanaged<AnyObject>?
+        var held: AnyObject?
         var endsLifetime = false
-        var parked: ContiguousArray<Handler> = []
+        var parked: ContiguousArray<AnyObject> = []
         var retiredEvent: Event?
-        var retiredTarget: Entry?
+        var retiredTarget: ObserverEntry?
         var retiredState: Retired?
         while true {
             if let handler = recipient {
-                handler._withUnsafeGuaranteedRef { $0.send(event) }
+                Self.typed(handler)._withUnsafeGuaranteedRef { $0.send(event) }
                 recipient = nil
                 held = nil
             }
-            let isDone = state.withLock { state -> Bool in
+            let isDone = domain.withLock { state -> Bool in
                 if !state.parked.isEmpty {
                     swap(&parked, &state.parked)
                 }
                 if needsCursorReset {
                     needsCursorReset = false
-                    state.cursor = 0
+                    cursor = 0
                 }
                 if let entry = target {
                     if !isServed {
                         isServed = true
-                        if entry.isActive, let handler = entry.observer {
+                        if entry.isActive, let handler = entry.handler {
                             recipient = Unmanaged.passUnretained(handler)
                             return false
                         }
                     }
                 } else {
-                    if let next = state.nextRecipient(sequence: sequence, isTerminating: isTerminating, held: &held) {
+                    if let next = nextRecipient(sequence: sequence, isTerminating: isTerminating, held: &held) {
                         recipient = next
                         return false
                     }
-                    if isTerminating, case .terminating = state.status {
+                    if isTerminating, case .terminating = phase {
                         // Observers attached while the terminal event was being delivered come after the
                         // cursor, or in the place of served entries before it: look at the whole list again.
-                        state.cursor = 0
-                        if let next = state.nextRecipient(sequence: sequence, isTerminating: true, held: &held) {
+                        cursor = 0
+                        if let next = nextRecipient(sequence: sequence, isTerminating: true, held: &held) {
                             recipient = next
                             return false
                         }
-                        retiredState = state.terminate(with: event)
+                        retiredState = terminate(with: event)
                         endsLifetime = true
                     }
                 }
-                guard let next = state.pending.popFirst() else {
+                guard let next = pending.popFirst() else {
                     state.isDelivering = false
                     return true
                 }
@@ -344,8 +277,8 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
                 isTerminating = event.isTerminating
                 target = next.target
                 if target == nil {
-                    state.cursor = 0
-                    recipient = state.nextRecipient(sequence: sequence, isTerminating: isTerminating, held: &held)
+                    cursor = 0
+                    recipient = nextRecipient(sequence: sequence, isTerminating: isTerminating, held: &held)
                     isServed = true
                 } else {
                     isServed = false
@@ -384,37 +317,36 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     ///     signal it is delivered before the terminal event.
     /// - Returns: The disposable that detaches the observer.
     @inlinable
-    func observe(_ observer: Signal<Value, Error>.Observer, initialEvent: () -> Event? = { nil }) -> any Disposable {
+    func observe(_ observer: Handler, initialEvent: () -> Event? = { nil }) -> any Disposable {
         var late: Event?
         var lateInitial: Event?
         var first: Delivery?
-        let entry = state.withLock { state -> Entry in
-            let entry = Entry(observer: observer, core: self)
-            switch state.status {
-            case .terminated(let event):
+        let entry = ObserverEntry(handler: observer, core: self)
+        domain.withLock { state in
+            switch phase {
+            case .terminated:
                 entry.isActive = false
-                entry.observer = nil
+                entry.handler = nil
                 // A property whose change signal has ended still has a current value to send first.
                 lateInitial = initialEvent()
-                late = event
+                late = terminalEvent ?? .interrupted
             case .terminating(let sequence):
                 entry.firstSequence = sequence
-                state.observers.append(entry)
+                observers.append(entry)
             case .alive:
                 entry.firstSequence = state.sequence &+ 1
-                state.observers.append(entry)
+                observers.append(entry)
                 if let event = initialEvent() {
                     state.sequence &+= 1
                     let delivery = Delivery(event: event, sequence: state.sequence, target: entry)
                     if state.isDelivering {
-                        state.pending.append(delivery)
+                        pending.append(delivery)
                     } else {
                         state.isDelivering = true
                         first = delivery
                     }
                 }
             }
-            return entry
         }
         if let late {
             if let lateInitial { observer.send(lateInitial) }
@@ -423,89 +355,5 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
             drain(first, isStarted: false)
         }
         return entry
-    }
-
-    /// Detaches `entry`; tears the signal down if it was the last observer of an unreachable signal.
-    @inlinable
-    func remove(_ entry: Entry) {
-        // The handler and anything a teardown drops are released after unlocking (see `Retired`).
-        let (released, retired) = state.withLock { state -> (Handler?, Retired?) in
-            guard entry.isActive else { return (nil, nil) }
-            entry.isActive = false
-            var released = entry.observer.take()
-            if let index = state.observers.firstIndex(where: { $0 === entry }) {
-                state.observers.remove(at: index)
-                if index < state.cursor {
-                    state.cursor &-= 1
-                }
-            }
-            if state.isDelivering, let handler = released {
-                // A callout may be running this handler unretained: the drainer releases it.
-                state.parked.append(handler)
-                released = nil
-            }
-            guard state.observers.isEmpty, !state.hasOutput, case .alive = state.status else {
-                return (released, nil)
-            }
-            return (released, state.terminate(with: .interrupted))
-        }
-        withExtendedLifetime(released) {}
-        if retired != nil {
-            lifetime.ender.dispose()
-        }
-    }
-
-    /// Called when the ``Signal`` object is released: with no observer left, nothing can ever
-    /// observe the signal again, so it tears down.
-    @inlinable
-    func outputReleased() {
-        let retired = state.withLock { state -> Retired? in
-            state.hasOutput = false
-            guard state.observers.isEmpty, case .alive = state.status else { return nil }
-            return state.terminate(with: .interrupted)
-        }
-        if retired != nil {
-            lifetime.ender.dispose()
-        }
-    }
-
-    /// Whether the signal has terminated or is delivering its terminal event.
-    @inlinable
-    var hasTerminated: Bool {
-        state.withLock { state in
-            if case .alive = state.status { return false }
-            return true
-        }
-    }
-}
-
-/// One attachment of an observer to a signal, and the disposable that detaches it.
-@usableFromInline
-final class ObserverEntry<Value: Sendable, Error: Swift.Error>: Disposable, @unchecked Sendable {
-    // Guarded by `core`'s lock. Set to `nil` (and released after unlocking) once the entry is detached
-    // or has received its terminal event, so a kept disposable does not keep the handler alive.
-    @exclusivity(unchecked) @usableFromInline var observer: Signal<Value, Error>.Observer?
-    // Strong: a weak reference would move the core's reference counts to a side table and slow down
-    // every retain of it. The cycle core -> entry -> core lasts only while the entry is attached.
-    @usableFromInline let core: SignalCore<Value, Error>
-    // Guarded by `core`'s lock (so the dynamic exclusivity check is redundant).
-    @exclusivity(unchecked) @usableFromInline var isActive = true
-    // Guarded by `core`'s lock; set once, when the entry is attached.
-    @exclusivity(unchecked) @usableFromInline var firstSequence: UInt64 = 0
-
-    @inlinable
-    init(observer: Signal<Value, Error>.Observer, core: SignalCore<Value, Error>) {
-        self.observer = observer
-        self.core = core
-    }
-
-    @inlinable
-    var isDisposed: Bool {
-        core.state.withLock { _ in !isActive }
-    }
-
-    @inlinable
-    func dispose() {
-        core.remove(self)
     }
 }

@@ -18,7 +18,7 @@ final class PropertyStorage<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     var value: Value {
-        core.state.withLock { _ in current }
+        core.domain.withLock { _ in current }
     }
 
     /// Stores `newValue` without notifying; call only inside a `SignalCore.stage(_:)` closure, which
