@@ -32,6 +32,11 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
         super.init(hasOutput: hasOutput)
     }
 
+    @inlinable
+    override init(derivedFrom upstream: SignalCoreBase) {
+        super.init(derivedFrom: upstream)
+    }
+
     /// Call under the lock: moves to `terminated` with `event`, dropping observers and queued events.
     ///
     /// - Returns: What was dropped; the caller releases it after unlocking (see ``Retired``).
@@ -118,6 +123,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
             }
             state.isDelivering = true
             sequence = state.sequence
+            state.deliverySequence = sequence
             if !isTerminating {
                 cursor = 0
                 recipient = nextValueRecipient(sequence: sequence).map(Self.typed)
@@ -240,6 +246,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
                 if needsCursorReset {
                     needsCursorReset = false
                     cursor = 0
+                    state.deliverySequence = sequence
                 }
                 if let entry = target {
                     if !isServed {
@@ -276,6 +283,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
                 sequence = next.sequence
                 isTerminating = event.isTerminating
                 target = next.target
+                state.deliverySequence = sequence
                 if target == nil {
                     cursor = 0
                     recipient = nextRecipient(sequence: sequence, isTerminating: isTerminating, held: &held)
@@ -302,7 +310,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
         }
         withExtendedLifetime(retiredState) {}
         if endsLifetime {
-            lifetime.ender.dispose()
+            endLifetime()
         }
     }
 
@@ -318,6 +326,12 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
     /// - Returns: The disposable that detaches the observer.
     @inlinable
     func observe(_ observer: Handler, initialEvent: () -> Event? = { nil }) -> any Disposable {
+        attach(observer, initialEvent: initialEvent)
+    }
+
+    /// Attaches `observer` as `observe(_:initialEvent:)` does, and returns its entry.
+    @inlinable
+    func attach(_ observer: Handler, initialEvent: () -> Event? = { nil }) -> ObserverEntry {
         var late: Event?
         var lateInitial: Event?
         var first: Delivery?

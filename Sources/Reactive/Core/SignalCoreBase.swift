@@ -6,6 +6,9 @@ struct DeliveryState {
     @usableFromInline var isDelivering = false
     /// The sequence number of the last accepted event.
     @usableFromInline var sequence: UInt64 = 0
+    /// The sequence number of the event the drainer is delivering: the signals derived from this one
+    /// deliver it inline to the observers they had when it was accepted.
+    @usableFromInline var deliverySequence: UInt64 = 0
     /// Handlers detached while a delivery ran, which a callout may still be running: the drainer
     /// releases them after its next critical section, with no lock held.
     @usableFromInline var parked: ContiguousArray<AnyObject> = []
@@ -37,14 +40,49 @@ class SignalCoreBase: @unchecked Sendable {
     // Guarded by `domain`'s lock.
     @exclusivity(unchecked) @usableFromInline final var hasOutput: Bool
 
-    /// Ends when the signal terminates or tears down; the signal's resources hang from it.
-    @usableFromInline final let lifetime: Lifetime
+    /// The observation of the upstream signal that feeds a derived signal (`nil` for any other signal,
+    /// and once it ended); disposed when the signal terminates or tears down.
+    // Guarded by `domain`'s lock.
+    @exclusivity(unchecked) @usableFromInline final var upstream: ObserverEntry?
 
+    /// The lifetime of a signal that is not derived; see ``lifetime``.
+    @usableFromInline final let ownLifetime: Lifetime?
+
+    /// Makes the core of a signal that accepts events itself, with a lock of its own.
     @inlinable
     init(hasOutput: Bool) {
         domain = LockedState(DeliveryState())
         self.hasOutput = hasOutput
-        lifetime = Lifetime(ender: CompositeDisposable())
+        ownLifetime = Lifetime(ender: CompositeDisposable())
+    }
+
+    /// Makes the core of a signal derived from `upstream`: it shares `upstream`'s lock and delivery
+    /// state, and its events are delivered inline within `upstream`'s deliveries.
+    @inlinable
+    init(derivedFrom upstream: SignalCoreBase) {
+        domain = upstream.domain
+        hasOutput = true
+        ownLifetime = nil
+    }
+
+    /// Ends when the signal terminates or tears down; the signal's resources hang from it.
+    ///
+    /// Only a signal that is not derived has one.
+    @inlinable
+    final var lifetime: Lifetime {
+        ownLifetime.unsafelyUnwrapped
+    }
+
+    /// Ends the signal's lifetime, or, for a derived signal, its observation of the upstream signal.
+    ///
+    /// Call once the signal has terminated or torn down, with no lock held.
+    @usableFromInline
+    final func endLifetime() {
+        if let ownLifetime {
+            ownLifetime.ender.dispose()
+        } else {
+            domain.withLock { _ in upstream.take() }?.dispose()
+        }
     }
 
     @usableFromInline
@@ -118,7 +156,7 @@ class SignalCoreBase: @unchecked Sendable {
         }
         withExtendedLifetime((released, retired)) {}
         if tearsDown {
-            lifetime.ender.dispose()
+            endLifetime()
         }
     }
 
@@ -135,7 +173,7 @@ class SignalCoreBase: @unchecked Sendable {
         }
         withExtendedLifetime(retired) {}
         if tearsDown {
-            lifetime.ender.dispose()
+            endLifetime()
         }
     }
 

@@ -7,9 +7,7 @@ extension Signal {
     public func map<NewValue: Sendable>(
         _ transform: @escaping @Sendable (Value) -> NewValue
     ) -> Signal<NewValue, Error> {
-        Signal<NewValue, Error> { output, lifetime in
-            lifetime += observe { event in output.send(event.map(transform)) }
-        }
+        derive { event in event.map(transform) }
     }
 
     /// A signal of the value at `keyPath` of every value.
