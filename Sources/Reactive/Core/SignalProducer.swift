@@ -13,8 +13,18 @@
 /// disposable.dispose()  // cancels the task
 /// ```
 public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
-    /// The work of one run.
-    @usableFromInline let startHandler: @Sendable (Signal<Value, Error>.Observer, Lifetime) -> Void
+    /// How a run starts.
+    @usableFromInline let work: Work
+
+    /// How a run starts: with a start handler, or as a run of another producer.
+    @usableFromInline
+    enum Work: Sendable {
+        /// The work of one run, given the run's input observer and lifetime.
+        case handler(@Sendable (Signal<Value, Error>.Observer, Lifetime) -> Void)
+        /// Starts a run of another producer whose events reach the observer transformed, with no signal
+        /// of their own (see `fused(_:)`), as `start(_:setup:)` does.
+        case fused(@Sendable (Signal<Value, Error>.Observer, _ setup: (any Disposable) -> Void) -> any Disposable)
+    }
 
     /// Creates a producer whose every run calls `startHandler` with that run's input observer and
     /// lifetime.
@@ -24,7 +34,25 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
     public init(
         _ startHandler: @escaping @Sendable (_ observer: Signal<Value, Error>.Observer, _ lifetime: Lifetime) -> Void
     ) {
-        self.startHandler = startHandler
+        work = .handler(startHandler)
+    }
+
+    @inlinable
+    init(work: Work) {
+        self.work = work
+    }
+
+    /// The work of one run, given the run's input observer and lifetime; for a fused producer, a run of
+    /// its source whose events go into that input, interrupted when the lifetime ends (the interruption is
+    /// registered before the source's work starts, so a synchronous run can be stopped from inside).
+    @inlinable
+    var startHandler: @Sendable (Signal<Value, Error>.Observer, Lifetime) -> Void {
+        switch work {
+        case .handler(let startHandler):
+            startHandler
+        case .fused(let start):
+            { input, lifetime in _ = start(input) { lifetime += $0 } }
+        }
     }
 
     /// Starts a run, delivering its events to `observer`.
@@ -36,10 +64,27 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
     @inlinable
     @discardableResult
     public func start(_ observer: Signal<Value, Error>.Observer) -> any Disposable {
+        start(observer) { _ in }
+    }
+
+    /// Starts a run, delivering its events to `observer`, and hands the disposable that interrupts it to
+    /// `setup` before the work starts.
+    ///
+    /// - Returns: The disposable that interrupts the run.
+    @inlinable
+    func start(_ observer: Signal<Value, Error>.Observer, setup: (any Disposable) -> Void) -> any Disposable {
+        let startHandler: @Sendable (Signal<Value, Error>.Observer, Lifetime) -> Void
+        switch work {
+        case .handler(let handler):
+            startHandler = handler
+        case .fused(let start):
+            return start(observer, setup)
+        }
         let core = SignalCore<Value, Error>(hasOutput: false)
         let input = Signal<Value, Error>.Observer(interruptingOnDeinit: { [core] event in core.send(event) })
         _ = core.observe(observer)
         let interrupter = RunDisposable(input: input)
+        setup(interrupter)
         if !core.lifetime.hasEnded {
             startHandler(input, core.lifetime)
         }

@@ -38,7 +38,7 @@ extension SignalProducer {
     public func mapError<NewError: Swift.Error>(
         _ transform: @escaping @Sendable (Error) -> NewError
     ) -> SignalProducer<Value, NewError> {
-        lift { $0.mapError(transform) }
+        fused { event in event.mapError(transform) }
     }
 }
 
@@ -51,6 +51,12 @@ extension SignalProducer where Error == Never {
     public func promoteError<NewError: Swift.Error>(
         _: NewError.Type = NewError.self
     ) -> SignalProducer<Value, NewError> {
-        lift { $0.promoteError(NewError.self) }
+        fused { event -> Signal<Value, NewError>.Event? in
+            switch event {
+            case .value(let value): .value(value)
+            case .completed: .completed
+            case .interrupted: .interrupted
+            }
+        }
     }
 }
