@@ -130,6 +130,23 @@ struct DerivedSignalTests {
         #expect(mapped.record().events == [.failed(.other)])
     }
 
+    @Test("R4: an observer attached to a derived signal while the upstream's terminal is on its way gets it")
+    func R4_attachedBeforeTheTerminalReachesTheFeed() {
+        let (signal, input) = Signal<Int, ProbeError>.pipe()
+        let mappedSlot = Locked<Signal<Int, ProbeError>?>(nil)
+        let attached = Locked<[EventRecorder<Int, ProbeError>]>([])
+        // This upstream observer runs before the derived signal's feed: it attaches to the derived signal
+        // after the upstream accepted the event, before the derived signal delivers it.
+        signal.observe { event in
+            if let mapped = mappedSlot.value { attached.append(mapped.record()) }
+        }
+        mappedSlot.value = signal.map { $0 * 2 }
+        input.send(value: 1)
+        input.send(error: .boom)
+        // Attached during 1: not that value (attachment order), but the terminal event of the signal.
+        #expect(attached.value.map(\.events) == [[.failed(.boom)], [.failed(.boom)]])
+    }
+
     @Test("R4: a signal derived from a terminated signal is terminated: its observers get the terminal at once")
     func R4_derivedFromATerminatedSignal() {
         let (signal, input) = Signal<Int, ProbeError>.pipe()

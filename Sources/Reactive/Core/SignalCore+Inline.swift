@@ -43,13 +43,16 @@ extension SignalCore {
     /// its observation of the upstream.
     ///
     /// As for any signal, each observer gets the terminal event once, and one attached while it is being
-    /// delivered gets it too.
+    /// delivered gets it too. Unlike a value, it goes to every observer attached before the signal
+    /// terminates, whatever its sequence number: one attached after the upstream accepted its terminal
+    /// event (while it was still on its way to the feed) would otherwise never get a terminal event. A
+    /// signal that is not derived gets the same result from its `terminating` phase, which starts when it
+    /// accepts the event.
     @inlinable
     func deliverInlineTerminal(_ event: Event) {
-        var sequence: UInt64 = 0
-        let isLive = domain.withLock { state -> Bool in
+        let sequence = UInt64.max
+        let isLive = domain.withLock { _ -> Bool in
             guard case .alive = phase else { return false }
-            sequence = state.deliverySequence
             phase = .terminating(sequence: sequence)
             cursor = 0
             return true
