@@ -83,7 +83,7 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
         let core = SignalCore<Value, Error>(hasOutput: false)
         let input = Signal<Value, Error>.Observer(interruptingOnDeinit: { [core] event in core.send(event) })
         _ = core.observe(observer)
-        let interrupter = RunDisposable(input: input)
+        let interrupter = RunDisposable(input: input, core: core)
         setup(interrupter)
         if !core.lifetime.hasEnded {
             startHandler(input, core.lifetime)
@@ -95,7 +95,7 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
     @inlinable
     @discardableResult
     public func start() -> any Disposable {
-        start(Signal<Value, Error>.Observer(value: nil))
+        start(Signal<Value, Error>.Observer({ _ in }))
     }
 
     /// Starts a run, calling `action` with each of its events.
@@ -150,7 +150,7 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
     ) -> Result {
         let core = SignalCore<Value, Error>()
         let input = Signal<Value, Error>.Observer(interruptingOnDeinit: { [core] event in core.send(event) })
-        let interrupter = RunDisposable(input: input)
+        let interrupter = RunDisposable(input: input, core: core)
         let result = setup(Signal(core: core), interrupter)
         if !core.lifetime.hasEnded {
             startHandler(input, core.lifetime)
@@ -160,27 +160,27 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
 }
 
 /// The disposable of one producer run: disposing it interrupts the run.
+///
+/// It keeps the run's input observer, so the run is not interrupted by the work letting go of its input
+/// while someone holds the disposable. Interrupting twice is harmless: the run's signal ignores every
+/// event after its terminal one, which is also what `isDisposed` reads (no lock of its own).
 @usableFromInline
 final class RunDisposable<Value: Sendable, Error: Swift.Error>: Disposable {
     @usableFromInline let input: Signal<Value, Error>.Observer
-    @usableFromInline let disposed = LockedState(false)
+    @usableFromInline let core: SignalCore<Value, Error>
 
     @inlinable
-    init(input: Signal<Value, Error>.Observer) {
+    init(input: Signal<Value, Error>.Observer, core: SignalCore<Value, Error>) {
         self.input = input
+        self.core = core
     }
 
+    /// Whether the run was interrupted or ended by itself.
     @inlinable
-    var isDisposed: Bool { disposed.withLock { $0 } }
+    var isDisposed: Bool { core.hasTerminated }
 
     @inlinable
     func dispose() {
-        let first = disposed.withLock { disposed in
-            defer { disposed = true }
-            return !disposed
-        }
-        if first {
-            input.sendInterrupted()
-        }
+        input.sendInterrupted()
     }
 }
