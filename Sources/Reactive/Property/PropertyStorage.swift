@@ -82,6 +82,16 @@ final class PropertyStorage<Value: Sendable>: @unchecked Sendable {
         core.observe(observer) { .value(current) }
     }
 
+    /// Calls `action` with the current value, then with every change, as ``Property/producer`` does, but
+    /// from this property's own delivery: a derived property feeds itself this way, with no signal of a
+    /// producer run between the two.
+    ///
+    /// - Returns: The disposable that stops the calls.
+    @inlinable
+    func observeCurrentAndChanges(valuesTo action: @escaping @Sendable (Value) -> Void) -> any Disposable {
+        observeCurrentAndChanges(Signal<Value, Never>.Observer(value: action))
+    }
+
     /// Completes the change signal: the property is gone.
     @inlinable
     func complete() {
