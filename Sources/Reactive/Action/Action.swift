@@ -29,7 +29,9 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     @usableFromInline let admit: @Sendable () -> (@Sendable (Input) -> SignalProducer<Output, Error>)?
     @usableFromInline let executing: PropertyStorage<Bool>
     @usableFromInline let outputs: Outputs
-    @usableFromInline let lifetime: Lifetime
+    /// The run in flight, interrupted when the action is released.
+    @usableFromInline let runSlot = ActionRunSlot()
+    private let lifetime: Lifetime
     private let lifetimeToken: Lifetime.Token
 
     /// Whether a run is in progress.
@@ -142,6 +144,7 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
         self.isEnabled = enabledIf.combineLatest(with: isExecuting).map { $0 && !$1 }
         self.outputs = outputs
         (lifetime, lifetimeToken) = Lifetime.make()
+        lifetime += runSlot
     }
 
     /// A producer whose every start tries to run the action with `input`.
@@ -149,44 +152,57 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     /// The start fails at once with ``ActionError/disabled`` if the action is executing or disabled;
     /// otherwise it runs the work, forwarding its events (a failure as
     /// `ActionError.producerFailed(_:)`). Disposing the start interrupts the work.
+    ///
+    /// A run of the returned producer is the run of the work itself, with no signal of its own: its
+    /// events reach the observer from the work's serialised delivery, each after the action's outputs and,
+    /// for the terminal event, after ``isExecuting`` became `false`.
     @inlinable
     public func apply(_ input: Input) -> SignalProducer<Output, ActionError<Error>> {
-        SignalProducer { [admit, executing, outputs, lifetime] observer, runLifetime in
-            var make: (@Sendable (Input) -> SignalProducer<Output, Error>)?
-            executing.transition { isExecuting in
-                guard !isExecuting, let admitted = admit() else { return false }
-                make = admitted
-                isExecuting = true
-                return true
-            }
-            guard let make else {
-                outputs.disabled.input.send(value: ())
-                observer.send(error: .disabled)
-                return
-            }
-            let work = make(input).start { event in
-                outputs.events.input.send(value: event)
-                switch event {
-                case .value(let value):
-                    outputs.values.input.send(value: value)
-                    observer.send(value: value)
-                case .failed(let error):
-                    executing.set(false)
-                    outputs.errors.input.send(value: error)
-                    observer.send(error: .producerFailed(error))
-                case .completed:
-                    executing.set(false)
-                    outputs.completed.input.send(value: ())
-                    observer.sendCompleted()
-                case .interrupted:
-                    executing.set(false)
-                    observer.sendInterrupted()
+        SignalProducer(
+            work: .fused { [admit, executing, outputs, runSlot] observer, setup in
+                var make: (@Sendable (Input) -> SignalProducer<Output, Error>)?
+                executing.transition { isExecuting in
+                    guard !isExecuting, let admitted = admit() else { return false }
+                    make = admitted
+                    isExecuting = true
+                    return true
                 }
-            }
-            runLifetime += work
-            let handle = lifetime.add(work)
-            runLifetime.observeEnded { handle?.dispose() }
-        }
+                guard let make else {
+                    outputs.disabled.input.send(value: ())
+                    let refused = AnyDisposable()
+                    setup(refused)
+                    observer.send(error: .disabled)
+                    return refused
+                }
+                return make(input).start(
+                    Signal<Output, Error>.Observer({ event in
+                        outputs.events.input.send(value: event)
+                        switch event {
+                        case .value(let value):
+                            outputs.values.input.send(value: value)
+                            observer.send(value: value)
+                        case .failed(let error):
+                            runSlot.release()
+                            executing.set(false)
+                            outputs.errors.input.send(value: error)
+                            observer.send(error: .producerFailed(error))
+                        case .completed:
+                            runSlot.release()
+                            executing.set(false)
+                            outputs.completed.input.send(value: ())
+                            observer.sendCompleted()
+                        case .interrupted:
+                            runSlot.release()
+                            executing.set(false)
+                            observer.sendInterrupted()
+                        }
+                    }),
+                    setup: { interrupter in
+                        runSlot.hold(interrupter)
+                        setup(interrupter)
+                    }
+                )
+            })
     }
 
     /// The pipes that carry every run's outputs; released with the action, which ends them.

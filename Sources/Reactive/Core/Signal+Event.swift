@@ -14,24 +14,28 @@ extension Signal {
         case interrupted
 
         /// Whether this event ends the signal: `failed`, `completed` or `interrupted`.
+        @inlinable
         public var isTerminating: Bool {
             if case .value = self { return false }
             return true
         }
 
         /// The value this event carries, if it is a `value` event.
+        @inlinable
         public var value: Value? {
             if case .value(let value) = self { return value }
             return nil
         }
 
         /// The error this event carries, if it is a `failed` event.
+        @inlinable
         public var error: Error? {
             if case .failed(let error) = self { return error }
             return nil
         }
 
         /// The same event with its value transformed by `transform`; terminal events pass unchanged.
+        @inlinable
         public func map<NewValue>(_ transform: (Value) -> NewValue) -> Signal<NewValue, Error>.Event {
             switch self {
             case .value(let value): .value(transform(value))
@@ -42,6 +46,7 @@ extension Signal {
         }
 
         /// The same event with its error transformed by `transform`; other events pass unchanged.
+        @inlinable
         public func mapError<NewError>(_ transform: (Error) -> NewError) -> Signal<Value, NewError>.Event {
             switch self {
             case .value(let value): .value(value)

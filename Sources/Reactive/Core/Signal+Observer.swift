@@ -71,9 +71,17 @@ extension Signal {
             action(.interrupted)
         }
 
+        /// Sends `interrupted`; a function of its own so that the `deinit` of an observer that does not
+        /// interrupt never looks up the generic metadata of `Event` (a deinit is never specialised).
+        @inline(never)
+        @usableFromInline
+        func interruptOnDeinit() {
+            action(.interrupted)
+        }
+
         deinit {
             if interruptsOnDeinit {
-                action(.interrupted)
+                interruptOnDeinit()
             }
         }
     }

@@ -9,49 +9,51 @@
 /// sequence number it may receive, so an observer sees exactly the events accepted after it attached.
 /// Before each callout the drainer checks, under the lock, that the observer is still active: that is
 /// what makes "nothing after `dispose()` returns" hold.
+///
+/// The cost of a value is two lock round trips and no reference counting: the lock that accepts an
+/// event also finds its first recipient, and the one after each callout finds the next recipient or
+/// marks the signal idle. The drainer walks the live observer list with a cursor kept under the lock
+/// (a removal before the cursor moves it back), and calls each handler without retaining it: a handler
+/// that is detached while a delivery runs is parked under the lock instead of being released, and the
+/// drainer releases it after its next critical section, when no callout can still be using it.
 @usableFromInline
-final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable {
+final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @unchecked Sendable {
     @usableFromInline typealias Event = Signal<Value, Error>.Event
-    @usableFromInline typealias Entry = ObserverEntry<Value, Error>
+    @usableFromInline typealias Handler = Signal<Value, Error>.Observer
 
-    // Guarded by `state`'s lock: every field of `State`, and `isActive` of every entry.
-    @usableFromInline let state: LockedState<State>
-
-    /// Ends when the signal terminates or tears down; the signal's resources hang from it.
-    @usableFromInline let lifetime: Lifetime
+    // Guarded by `domain`'s lock.
+    @exclusivity(unchecked) @usableFromInline var pending = FIFOQueue<Delivery>()
+    /// The event the signal terminated with; `nil` while it has not, or after a teardown.
+    // Guarded by `domain`'s lock.
+    @exclusivity(unchecked) @usableFromInline var terminalEvent: Event?
 
     @inlinable
-    init(hasOutput: Bool = true) {
-        state = LockedState(State(hasOutput: hasOutput))
-        lifetime = Lifetime(ender: CompositeDisposable())
+    override init(hasOutput: Bool = true) {
+        super.init(hasOutput: hasOutput)
     }
 
-    @usableFromInline
-    struct State {
-        @usableFromInline var observers: ContiguousArray<Entry> = []
-        @usableFromInline var pending = FIFOQueue<Delivery>()
-        @usableFromInline var isDelivering = false
-        /// The sequence number of the last accepted event.
-        @usableFromInline var sequence: UInt64 = 0
-        @usableFromInline var status = Status.alive
-        @usableFromInline var hasOutput: Bool
+    @inlinable
+    override init(derivedFrom upstream: SignalCoreBase) {
+        super.init(derivedFrom: upstream)
+    }
 
-        @inlinable
-        init(hasOutput: Bool) {
-            self.hasOutput = hasOutput
-        }
+    /// Call under the lock: moves to `terminated` with `event`, dropping observers and queued events.
+    ///
+    /// - Returns: What was dropped; the caller releases it after unlocking (see ``Retired``).
+    @inlinable
+    func terminate(with event: Event) -> Retired {
+        phase = .terminated
+        terminalEvent = event
+        let retired = Retired(observers: observers, pending: pending)
+        observers = []
+        pending = FIFOQueue()
+        return retired
+    }
 
-        /// Moves to `terminated`, dropping observers and queued events.
-        ///
-        /// - Returns: What was dropped; the caller releases it after unlocking (see ``Retired``).
-        @inlinable
-        mutating func terminate(with event: Event) -> Retired {
-            status = .terminated(event)
-            let retired = Retired(observers: observers, pending: pending)
-            observers = []
-            pending = FIFOQueue()
-            return retired
-        }
+    /// `handler` as the signal's observer type, still unretained.
+    @inlinable
+    static func typed(_ handler: Unmanaged<AnyObject>) -> Unmanaged<Handler> {
+        Unmanaged<Handler>.fromOpaque(handler.toOpaque())
     }
 
     /// Observers and events a critical section let go of, to be released after unlocking: releasing an
@@ -59,33 +61,14 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     /// into this signal.
     @usableFromInline
     struct Retired {
-        @usableFromInline let observers: ContiguousArray<Entry>
+        @usableFromInline let observers: ContiguousArray<ObserverEntry>
         @usableFromInline let pending: FIFOQueue<Delivery>
 
         @inlinable
-        init(observers: ContiguousArray<Entry>, pending: FIFOQueue<Delivery>) {
+        init(observers: ContiguousArray<ObserverEntry>, pending: FIFOQueue<Delivery>) {
             self.observers = observers
             self.pending = pending
         }
-    }
-
-    /// What the drainer does after one critical section.
-    @usableFromInline
-    enum DrainStep {
-        /// Call this observer with the current event.
-        case deliver(Signal<Value, Error>.Observer)
-        /// The current event or snapshot was replaced: release the old one, then look again.
-        case next
-        /// The queue is empty and the signal idle.
-        case done
-    }
-
-    @usableFromInline
-    enum Status {
-        case alive
-        /// A terminal event with this sequence number is queued or being delivered.
-        case terminating(sequence: UInt64)
-        case terminated(Event)
     }
 
     /// One event on its way: to every observer attached before it was accepted, or to one target.
@@ -93,10 +76,10 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     struct Delivery: Sendable {
         @usableFromInline var event: Event
         @usableFromInline var sequence: UInt64
-        @usableFromInline var target: Entry?
+        @usableFromInline var target: ObserverEntry?
 
         @inlinable
-        init(event: Event, sequence: UInt64, target: Entry?) {
+        init(event: Event, sequence: UInt64, target: ObserverEntry?) {
             self.event = event
             self.sequence = sequence
             self.target = target
@@ -117,13 +100,59 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     /// order of change events always agree. `makeEvent` runs even if the signal has terminated; its
     /// event is then dropped.
     ///
+    /// The critical section that accepts the event also finds its first recipient, so delivering a value
+    /// to one observer takes two lock round trips: accept, then finish.
+    ///
     /// - Returns: Whether the event was accepted (the signal had not terminated).
     @inlinable
     @discardableResult
     func send(whileLocked makeEvent: () throws -> Event?) rethrows -> Bool {
-        let (accepted, drain) = try stage(makeEvent)
-        drain?.run()
-        return accepted
+        var event: Event?
+        var sequence: UInt64 = 0
+        var recipient: Unmanaged<Handler>?
+        let accepted = try domain.withLock { state -> Bool in
+            guard let accepted = try makeEvent(), case .alive = phase else { return false }
+            state.sequence &+= 1
+            let isTerminating = accepted.isTerminating
+            if isTerminating {
+                phase = .terminating(sequence: state.sequence)
+            }
+            guard !state.isDelivering else {
+                pending.append(Delivery(event: accepted, sequence: state.sequence, target: nil))
+                return true
+            }
+            state.isDelivering = true
+            sequence = state.sequence
+            state.deliverySequence = sequence
+            if !isTerminating {
+                cursor = 0
+                recipient = nextValueRecipient(sequence: sequence).map(Self.typed)
+            }
+            event = accepted
+            return true
+        }
+        guard let event else { return accepted }
+        guard !event.isTerminating else {
+            drain(Delivery(event: event, sequence: sequence, target: nil), isStarted: false)
+            return true
+        }
+        // The value path: each lock round trip after a callout finds the next recipient, or, once every
+        // observer has the value and nothing is queued or parked, marks the signal idle.
+        while let handler = recipient {
+            handler._withUnsafeGuaranteedRef { $0.send(event) }
+            let isIdle = domain.withLock { state -> Bool in
+                recipient = nextValueRecipient(sequence: sequence).map(Self.typed)
+                guard recipient == nil, pending.isEmpty, state.parked.isEmpty else { return false }
+                state.isDelivering = false
+                return true
+            }
+            if isIdle {
+                return true
+            }
+        }
+        // Every observer has the value, and events were queued or handlers parked meanwhile.
+        drain(Delivery(event: event, sequence: sequence, target: nil), isStarted: true)
+        return true
     }
 
     /// Accepts the event `makeEvent` returns without delivering it yet.
@@ -136,21 +165,23 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     /// - Returns: Whether an event was accepted, and the drain the caller must run, if any.
     @inlinable
     func stage(_ makeEvent: () throws -> Event?) rethrows -> (accepted: Bool, drain: PendingDrain?) {
-        try state.withLock { state -> (accepted: Bool, drain: PendingDrain?) in
-            guard let event = try makeEvent() else { return (false, nil) }
-            guard case .alive = state.status else { return (false, nil) }
+        var drain: PendingDrain?
+        let accepted = try domain.withLock { state -> Bool in
+            guard let event = try makeEvent(), case .alive = phase else { return false }
             state.sequence &+= 1
             if event.isTerminating {
-                state.status = .terminating(sequence: state.sequence)
+                phase = .terminating(sequence: state.sequence)
             }
             let delivery = Delivery(event: event, sequence: state.sequence, target: nil)
             guard !state.isDelivering else {
-                state.pending.append(delivery)
-                return (true, nil)
+                pending.append(delivery)
+                return true
             }
             state.isDelivering = true
-            return (true, PendingDrain(core: self, first: delivery, observers: state.observers))
+            drain = PendingDrain(core: self, first: delivery)
+            return true
         }
+        return (accepted, drain)
     }
 
     /// A delivery that was staged and must now be run by the thread that staged it.
@@ -158,13 +189,11 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     struct PendingDrain: Sendable {
         @usableFromInline let core: SignalCore
         @usableFromInline let first: Delivery
-        @usableFromInline let observers: ContiguousArray<Entry>
 
         @inlinable
-        init(core: SignalCore, first: Delivery, observers: ContiguousArray<Entry>) {
+        init(core: SignalCore, first: Delivery) {
             self.core = core
             self.first = first
-            self.observers = observers
         }
 
         /// Delivers the staged event and everything queued behind it.
@@ -172,87 +201,116 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
         /// Call it with no lock held.
         @inlinable
         func run() {
-            core.drain(from: first, observers: observers)
+            core.drain(first, isStarted: false)
         }
     }
 
     /// Delivers `first`, then every queued event, until the queue is empty.
     ///
     /// Only the thread that set `isDelivering` runs this, so deliveries never overlap. Each critical
-    /// section replaces the current event or snapshot at most once and hands the old one to a local
-    /// that is cleared after unlocking, so no value or handler is ever released under the lock.
+    /// section replaces the current event at most once and hands the old one, like parked handlers and
+    /// what a termination drops, to a local that is cleared after unlocking, so no value or handler is
+    /// ever released under the lock.
+    ///
+    /// - Parameters:
+    ///   - first: The delivery that made the caller the drainer.
+    ///   - isStarted: Whether the cursor already walks the observers for `first` (the value path of
+    ///     `send(whileLocked:)` hands over to the drain after its last callout); otherwise the walk
+    ///     starts at the first observer.
     @inlinable
-    func drain(from first: Delivery, observers snapshot: ContiguousArray<Entry>) {
-        var delivery = first
-        var observers = snapshot
-        var index = 0
+    func drain(_ first: __owned Delivery, isStarted: Bool) {
+        // The current delivery, in locals: the value path then copies nothing but the event.
+        var event = first.event
+        var sequence = first.sequence
+        var isTerminating = event.isTerminating
+        var target = first.target
+        var isServed = false
+        var needsCursorReset = !isStarted
+        var recipient: Unmanaged<AnyObject>?
+        var held: AnyObject?
         var endsLifetime = false
-        var retiredDelivery: Delivery?
-        var retiredObservers: ContiguousArray<Entry> = []
+        var parked: ContiguousArray<AnyObject> = []
+        var retiredEvent: Event?
+        var retiredTarget: ObserverEntry?
         var retiredState: Retired?
         while true {
-            let step = state.withLock { state -> DrainStep in
-                if let target = delivery.target {
-                    if index == 0 {
-                        index = 1
-                        if target.isActive, let observer = target.observer { return .deliver(observer) }
+            if let handler = recipient {
+                Self.typed(handler)._withUnsafeGuaranteedRef { $0.send(event) }
+                recipient = nil
+                held = nil
+            }
+            let isDone = domain.withLock { state -> Bool in
+                if !state.parked.isEmpty {
+                    swap(&parked, &state.parked)
+                }
+                if needsCursorReset {
+                    needsCursorReset = false
+                    cursor = 0
+                    state.deliverySequence = sequence
+                }
+                if let entry = target {
+                    if !isServed {
+                        isServed = true
+                        if entry.isActive, let handler = entry.handler {
+                            recipient = Unmanaged.passUnretained(handler)
+                            return false
+                        }
                     }
                 } else {
-                    while index < observers.count {
-                        let entry = observers[index]
-                        index += 1
-                        guard entry.isActive && entry.firstSequence <= delivery.sequence else { continue }
-                        guard delivery.event.isTerminating else {
-                            if let observer = entry.observer { return .deliver(observer) }
-                            continue
-                        }
-                        // An entry gets one terminal event, then lets go of its handler (the drainer
-                        // releases it after the callout). Marking it served also lets the rescan below
-                        // find the observers that attached during this delivery.
-                        entry.isActive = false
-                        if let observer = entry.observer.take() { return .deliver(observer) }
+                    if let next = nextRecipient(sequence: sequence, isTerminating: isTerminating, held: &held) {
+                        recipient = next
+                        return false
                     }
-                    if delivery.event.isTerminating, case .terminating = state.status {
-                        // Observers attached while the terminal event was being delivered are not in
-                        // the snapshot, and after this point nothing would ever reach them.
-                        if state.observers.contains(where: { $0.isActive }) {
-                            retiredObservers = observers
-                            observers = state.observers
-                            index = 0
-                            return .next
+                    if isTerminating, case .terminating = phase {
+                        // Observers attached while the terminal event was being delivered come after the
+                        // cursor, or in the place of served entries before it: look at the whole list again.
+                        cursor = 0
+                        if let next = nextRecipient(sequence: sequence, isTerminating: true, held: &held) {
+                            recipient = next
+                            return false
                         }
-                        retiredState = state.terminate(with: delivery.event)
+                        retiredState = terminate(with: event)
                         endsLifetime = true
                     }
                 }
-                guard let next = state.pending.popFirst() else {
+                guard let next = pending.popFirst() else {
                     state.isDelivering = false
-                    return .done
+                    return true
                 }
-                retiredDelivery = delivery
-                delivery = next
-                retiredObservers = observers
-                observers = state.observers
-                index = 0
-                return .next
-            }
-            switch step {
-            case .deliver(let observer):
-                observer.send(delivery.event)
-            case .next:
-                // Released here, with the lock free. Reading them first keeps the optimiser from ending
-                // their lifetimes at the last write, inside the critical section.
-                withExtendedLifetime(retiredDelivery) {}
-                withExtendedLifetime(retiredObservers) {}
-                retiredDelivery = nil
-                retiredObservers = []
-            case .done:
-                withExtendedLifetime(retiredState) {}
-                if endsLifetime {
-                    lifetime.ender.dispose()
+                retiredEvent = event
+                retiredTarget = target
+                event = next.event
+                sequence = next.sequence
+                isTerminating = event.isTerminating
+                target = next.target
+                state.deliverySequence = sequence
+                if target == nil {
+                    cursor = 0
+                    recipient = nextRecipient(sequence: sequence, isTerminating: isTerminating, held: &held)
+                    isServed = true
+                } else {
+                    isServed = false
                 }
-                return
+                return false
             }
+            // Released here, with the lock free. Reading them first keeps the optimiser from ending
+            // their lifetimes at the last write, inside the critical section.
+            if !parked.isEmpty {
+                withExtendedLifetime(parked) {}
+                parked = []
+            }
+            if retiredEvent != nil {
+                withExtendedLifetime((retiredEvent, retiredTarget)) {}
+                retiredEvent = nil
+                retiredTarget = nil
+            }
+            if isDone {
+                break
+            }
+        }
+        withExtendedLifetime(retiredState) {}
+        if endsLifetime {
+            endLifetime()
         }
     }
 
@@ -267,120 +325,49 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: @unchecked Sendable
     ///     signal it is delivered before the terminal event.
     /// - Returns: The disposable that detaches the observer.
     @inlinable
-    func observe(_ observer: Signal<Value, Error>.Observer, initialEvent: () -> Event? = { nil }) -> any Disposable {
+    func observe(_ observer: Handler, initialEvent: () -> Event? = { nil }) -> any Disposable {
+        attach(observer, initialEvent: initialEvent)
+    }
+
+    /// Attaches `observer` as `observe(_:initialEvent:)` does, and returns its entry.
+    @inlinable
+    func attach(_ observer: Handler, initialEvent: () -> Event? = { nil }) -> ObserverEntry {
         var late: Event?
         var lateInitial: Event?
         var first: Delivery?
-        let entry = state.withLock { state -> Entry in
-            let entry = Entry(observer: observer, core: self)
-            switch state.status {
-            case .terminated(let event):
+        let entry = ObserverEntry(handler: observer, core: self)
+        domain.withLock { state in
+            switch phase {
+            case .terminated:
                 entry.isActive = false
-                entry.observer = nil
+                entry.handler = nil
                 // A property whose change signal has ended still has a current value to send first.
                 lateInitial = initialEvent()
-                late = event
+                late = terminalEvent ?? .interrupted
             case .terminating(let sequence):
                 entry.firstSequence = sequence
-                state.observers.append(entry)
+                observers.append(entry)
             case .alive:
                 entry.firstSequence = state.sequence &+ 1
-                state.observers.append(entry)
+                observers.append(entry)
                 if let event = initialEvent() {
                     state.sequence &+= 1
                     let delivery = Delivery(event: event, sequence: state.sequence, target: entry)
                     if state.isDelivering {
-                        state.pending.append(delivery)
+                        pending.append(delivery)
                     } else {
                         state.isDelivering = true
                         first = delivery
                     }
                 }
             }
-            return entry
         }
         if let late {
             if let lateInitial { observer.send(lateInitial) }
             observer.send(late)
         } else if let first {
-            drain(from: first, observers: [])
+            drain(first, isStarted: false)
         }
         return entry
-    }
-
-    /// Detaches `entry`; tears the signal down if it was the last observer of an unreachable signal.
-    @inlinable
-    func remove(_ entry: Entry) {
-        // The handler and anything a teardown drops are released after unlocking (see `Retired`).
-        let (released, retired) = state.withLock { state -> (Signal<Value, Error>.Observer?, Retired?) in
-            guard entry.isActive else { return (nil, nil) }
-            entry.isActive = false
-            let released = entry.observer.take()
-            if let index = state.observers.firstIndex(where: { $0 === entry }) {
-                state.observers.remove(at: index)
-            }
-            guard state.observers.isEmpty, !state.hasOutput, case .alive = state.status else {
-                return (released, nil)
-            }
-            return (released, state.terminate(with: .interrupted))
-        }
-        withExtendedLifetime(released) {}
-        if retired != nil {
-            lifetime.ender.dispose()
-        }
-    }
-
-    /// Called when the ``Signal`` object is released: with no observer left, nothing can ever
-    /// observe the signal again, so it tears down.
-    @inlinable
-    func outputReleased() {
-        let retired = state.withLock { state -> Retired? in
-            state.hasOutput = false
-            guard state.observers.isEmpty, case .alive = state.status else { return nil }
-            return state.terminate(with: .interrupted)
-        }
-        if retired != nil {
-            lifetime.ender.dispose()
-        }
-    }
-
-    /// Whether the signal has terminated or is delivering its terminal event.
-    @inlinable
-    var hasTerminated: Bool {
-        state.withLock { state in
-            if case .alive = state.status { return false }
-            return true
-        }
-    }
-}
-
-/// One attachment of an observer to a signal, and the disposable that detaches it.
-@usableFromInline
-final class ObserverEntry<Value: Sendable, Error: Swift.Error>: Disposable, @unchecked Sendable {
-    // Guarded by `core`'s lock. Set to `nil` (and released after unlocking) once the entry is detached
-    // or has received its terminal event, so a kept disposable does not keep the handler alive.
-    @exclusivity(unchecked) @usableFromInline var observer: Signal<Value, Error>.Observer?
-    // Strong: a weak reference would move the core's reference counts to a side table and slow down
-    // every retain of it. The cycle core -> entry -> core lasts only while the entry is attached.
-    @usableFromInline let core: SignalCore<Value, Error>
-    // Guarded by `core`'s lock (so the dynamic exclusivity check is redundant).
-    @exclusivity(unchecked) @usableFromInline var isActive = true
-    // Guarded by `core`'s lock; set once, when the entry is attached.
-    @exclusivity(unchecked) @usableFromInline var firstSequence: UInt64 = 0
-
-    @inlinable
-    init(observer: Signal<Value, Error>.Observer, core: SignalCore<Value, Error>) {
-        self.observer = observer
-        self.core = core
-    }
-
-    @inlinable
-    var isDisposed: Bool {
-        core.state.withLock { _ in !isActive }
-    }
-
-    @inlinable
-    func dispose() {
-        core.remove(self)
     }
 }

@@ -13,8 +13,18 @@
 /// disposable.dispose()  // cancels the task
 /// ```
 public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
-    /// The work of one run.
-    @usableFromInline let startHandler: @Sendable (Signal<Value, Error>.Observer, Lifetime) -> Void
+    /// How a run starts.
+    @usableFromInline let work: Work
+
+    /// How a run starts: with a start handler, or as a run of another producer.
+    @usableFromInline
+    enum Work: Sendable {
+        /// The work of one run, given the run's input observer and lifetime.
+        case handler(@Sendable (Signal<Value, Error>.Observer, Lifetime) -> Void)
+        /// Starts a run of another producer whose events reach the observer transformed, with no signal
+        /// of their own (see `fused(_:)`), as `start(_:setup:)` does.
+        case fused(@Sendable (Signal<Value, Error>.Observer, _ setup: (any Disposable) -> Void) -> any Disposable)
+    }
 
     /// Creates a producer whose every run calls `startHandler` with that run's input observer and
     /// lifetime.
@@ -24,7 +34,25 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
     public init(
         _ startHandler: @escaping @Sendable (_ observer: Signal<Value, Error>.Observer, _ lifetime: Lifetime) -> Void
     ) {
-        self.startHandler = startHandler
+        work = .handler(startHandler)
+    }
+
+    @inlinable
+    init(work: Work) {
+        self.work = work
+    }
+
+    /// The work of one run, given the run's input observer and lifetime; for a fused producer, a run of
+    /// its source whose events go into that input, interrupted when the lifetime ends (the interruption is
+    /// registered before the source's work starts, so a synchronous run can be stopped from inside).
+    @inlinable
+    var startHandler: @Sendable (Signal<Value, Error>.Observer, Lifetime) -> Void {
+        switch work {
+        case .handler(let startHandler):
+            startHandler
+        case .fused(let start):
+            { input, lifetime in _ = start(input) { lifetime += $0 } }
+        }
     }
 
     /// Starts a run, delivering its events to `observer`.
@@ -36,10 +64,27 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
     @inlinable
     @discardableResult
     public func start(_ observer: Signal<Value, Error>.Observer) -> any Disposable {
+        start(observer) { _ in }
+    }
+
+    /// Starts a run, delivering its events to `observer`, and hands the disposable that interrupts it to
+    /// `setup` before the work starts.
+    ///
+    /// - Returns: The disposable that interrupts the run.
+    @inlinable
+    func start(_ observer: Signal<Value, Error>.Observer, setup: (any Disposable) -> Void) -> any Disposable {
+        let startHandler: @Sendable (Signal<Value, Error>.Observer, Lifetime) -> Void
+        switch work {
+        case .handler(let handler):
+            startHandler = handler
+        case .fused(let start):
+            return start(observer, setup)
+        }
         let core = SignalCore<Value, Error>(hasOutput: false)
         let input = Signal<Value, Error>.Observer(interruptingOnDeinit: { [core] event in core.send(event) })
         _ = core.observe(observer)
-        let interrupter = RunDisposable(input: input)
+        let interrupter = RunDisposable(input: input, core: core)
+        setup(interrupter)
         if !core.lifetime.hasEnded {
             startHandler(input, core.lifetime)
         }
@@ -50,7 +95,7 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
     @inlinable
     @discardableResult
     public func start() -> any Disposable {
-        start(Signal<Value, Error>.Observer(value: nil))
+        start(Signal<Value, Error>.Observer({ _ in }))
     }
 
     /// Starts a run, calling `action` with each of its events.
@@ -105,7 +150,7 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
     ) -> Result {
         let core = SignalCore<Value, Error>()
         let input = Signal<Value, Error>.Observer(interruptingOnDeinit: { [core] event in core.send(event) })
-        let interrupter = RunDisposable(input: input)
+        let interrupter = RunDisposable(input: input, core: core)
         let result = setup(Signal(core: core), interrupter)
         if !core.lifetime.hasEnded {
             startHandler(input, core.lifetime)
@@ -115,27 +160,27 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
 }
 
 /// The disposable of one producer run: disposing it interrupts the run.
+///
+/// It keeps the run's input observer, so the run is not interrupted by the work letting go of its input
+/// while someone holds the disposable. Interrupting twice is harmless: the run's signal ignores every
+/// event after its terminal one, which is also what `isDisposed` reads (no lock of its own).
 @usableFromInline
 final class RunDisposable<Value: Sendable, Error: Swift.Error>: Disposable {
     @usableFromInline let input: Signal<Value, Error>.Observer
-    @usableFromInline let disposed = LockedState(false)
+    @usableFromInline let core: SignalCore<Value, Error>
 
     @inlinable
-    init(input: Signal<Value, Error>.Observer) {
+    init(input: Signal<Value, Error>.Observer, core: SignalCore<Value, Error>) {
         self.input = input
+        self.core = core
     }
 
+    /// Whether the run was interrupted or ended by itself.
     @inlinable
-    var isDisposed: Bool { disposed.withLock { $0 } }
+    var isDisposed: Bool { core.hasTerminated }
 
     @inlinable
     func dispose() {
-        let first = disposed.withLock { disposed in
-            defer { disposed = true }
-            return !disposed
-        }
-        if first {
-            input.sendInterrupted()
-        }
+        input.sendInterrupted()
     }
 }

@@ -39,7 +39,23 @@ public final class CompositeDisposable: Disposable {
     /// - Complexity: O(1) amortised to add; removing through the handle is O(members).
     @discardableResult
     public func add(_ disposable: (any Disposable)?) -> (any Disposable)? {
-        guard let disposable else { return nil }
+        guard let disposable, let token = insert(disposable) else { return nil }
+        return MemberHandle(composite: self, token: token)
+    }
+
+    /// Adds a cleanup closure, run when the composite is disposed (at once if it already is).
+    @discardableResult
+    public func add(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        add(AnyDisposable(action))
+    }
+
+    /// Adds `disposable` without making a removal handle, or disposes it at once if the composite is
+    /// already disposed.
+    ///
+    /// - Returns: The member's token, or `nil` if it was disposed at once.
+    @usableFromInline
+    @discardableResult
+    func insert(_ disposable: any Disposable) -> UInt64? {
         let token: UInt64? = state.withLock { state in
             guard state.members != nil else { return nil }
             let token = state.nextToken
@@ -47,21 +63,25 @@ public final class CompositeDisposable: Disposable {
             state.members!.append(Member(token: token, disposable: disposable))
             return token
         }
-        guard let token else {
+        if token == nil {
             disposable.dispose()
-            return nil
         }
-        return AnyDisposable { [weak self] in
-            self?.state.withLock { state in
-                state.members?.removeAll { $0.token == token }
-            }
-        }
+        return token
     }
 
-    /// Adds a cleanup closure, run when the composite is disposed (at once if it already is).
-    @discardableResult
-    public func add(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-        add(AnyDisposable(action))
+    /// Removes the member with `token` without disposing it.
+    fileprivate func remove(_ token: UInt64) {
+        // The member is released after unlocking: its deinit may be user code.
+        let removed: Member? = state.withLock { state in
+            guard let index = state.members?.firstIndex(where: { $0.token == token }) else { return nil }
+            return state.members!.remove(at: index)
+        }
+        withExtendedLifetime(removed) {}
+    }
+
+    /// Whether the member with `token` is still here.
+    fileprivate func contains(_ token: UInt64) -> Bool {
+        state.withLock { state in state.members?.contains { $0.token == token } ?? false }
     }
 
     /// Disposes every member once, in the order they were added.
@@ -77,11 +97,35 @@ public final class CompositeDisposable: Disposable {
 
     /// Adds `disposable` to `composite`; see `add(_:)-(Disposable?)`.
     public static func += (composite: CompositeDisposable, disposable: (any Disposable)?) {
-        composite.add(disposable)
+        if let disposable {
+            composite.insert(disposable)
+        }
     }
 
     /// Adds a cleanup closure to `composite`; see `add(_:)-(()->Void)`.
     public static func += (composite: CompositeDisposable, action: @escaping @Sendable () -> Void) {
-        composite.add(action)
+        composite.insert(AnyDisposable(action))
+    }
+}
+
+/// The handle `CompositeDisposable.add(_:)` returns, which removes one member without disposing it.
+///
+/// It reports disposed once that member is no longer in the composite (removed, or the composite was
+/// disposed or freed).
+private final class MemberHandle: Disposable {
+    private weak let composite: CompositeDisposable?
+    private let token: UInt64
+
+    init(composite: CompositeDisposable, token: UInt64) {
+        self.composite = composite
+        self.token = token
+    }
+
+    var isDisposed: Bool {
+        !(composite?.contains(token) ?? false)
+    }
+
+    func dispose() {
+        composite?.remove(token)
     }
 }

@@ -62,12 +62,14 @@ public final class Lifetime: Sendable {
 
     /// Disposes `disposable` when `lifetime` ends; see `add(_:)`.
     public static func += (lifetime: Lifetime, disposable: (any Disposable)?) {
-        lifetime.add(disposable)
+        guard !lifetime.neverEnds, let disposable else { return }
+        lifetime.ender.insert(disposable)
     }
 
     /// Runs `action` when `lifetime` ends; see `observeEnded(_:)`.
     public static func += (lifetime: Lifetime, action: @escaping @Sendable () -> Void) {
-        lifetime.observeEnded(action)
+        guard !lifetime.neverEnds else { return }
+        lifetime.ender.insert(AnyDisposable(action))
     }
 
     /// Makes a lifetime that ends when the returned token is released (or `Token.dispose()`d).

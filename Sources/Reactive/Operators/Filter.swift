@@ -8,11 +8,9 @@ extension Signal {
     /// - Returns: The filtered signal. It lives while this signal lives and it is observed.
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Error> {
-        Signal { output, lifetime in
-            lifetime += observe { event in
-                if case .value(let value) = event, !isIncluded(value) { return }
-                output.send(event)
-            }
+        derive { event in
+            if case .value(let value) = event, !isIncluded(value) { return nil }
+            return event
         }
     }
 
@@ -27,15 +25,12 @@ extension Signal {
     public func compactMap<NewValue: Sendable>(
         _ transform: @escaping @Sendable (Value) -> NewValue?
     ) -> Signal<NewValue, Error> {
-        Signal<NewValue, Error> { output, lifetime in
-            lifetime += observe { event in
-                switch event {
-                case .value(let value):
-                    if let newValue = transform(value) { output.send(value: newValue) }
-                case .failed(let error): output.send(error: error)
-                case .completed: output.sendCompleted()
-                case .interrupted: output.sendInterrupted()
-                }
+        derive { event -> Signal<NewValue, Error>.Event? in
+            switch event {
+            case .value(let value): transform(value).map { .value($0) }
+            case .failed(let error): .failed(error)
+            case .completed: .completed
+            case .interrupted: .interrupted
             }
         }
     }
@@ -57,7 +52,10 @@ extension SignalProducer {
     /// - Returns: The filtered producer.
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> SignalProducer<Value, Error> {
-        lift { $0.filter(isIncluded) }
+        fused { event in
+            if case .value(let value) = event, !isIncluded(value) { return nil }
+            return event
+        }
     }
 
     /// A producer whose runs send the non-`nil` results of `transform`; see `Signal.compactMap(_:)`.
@@ -68,7 +66,14 @@ extension SignalProducer {
     public func compactMap<NewValue: Sendable>(
         _ transform: @escaping @Sendable (Value) -> NewValue?
     ) -> SignalProducer<NewValue, Error> {
-        lift { $0.compactMap(transform) }
+        fused { event -> Signal<NewValue, Error>.Event? in
+            switch event {
+            case .value(let value): transform(value).map { .value($0) }
+            case .failed(let error): .failed(error)
+            case .completed: .completed
+            case .interrupted: .interrupted
+            }
+        }
     }
 
     /// A producer whose runs send the wrapped values of this producer's non-`nil` values.
@@ -76,6 +81,6 @@ extension SignalProducer {
     /// - Returns: The unwrapped producer.
     @inlinable
     public func skipNil<Wrapped: Sendable>() -> SignalProducer<Wrapped, Error> where Value == Wrapped? {
-        lift { $0.skipNil() }
+        compactMap { $0 }
     }
 }

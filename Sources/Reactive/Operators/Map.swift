@@ -7,9 +7,7 @@ extension Signal {
     public func map<NewValue: Sendable>(
         _ transform: @escaping @Sendable (Value) -> NewValue
     ) -> Signal<NewValue, Error> {
-        Signal<NewValue, Error> { output, lifetime in
-            lifetime += observe { event in output.send(event.map(transform)) }
-        }
+        derive { event in event.map(transform) }
     }
 
     /// A signal of the value at `keyPath` of every value.
@@ -29,7 +27,7 @@ extension SignalProducer {
     public func map<NewValue: Sendable>(
         _ transform: @escaping @Sendable (Value) -> NewValue
     ) -> SignalProducer<NewValue, Error> {
-        lift { $0.map(transform) }
+        fused { event in event.map(transform) }
     }
 
     /// A producer whose runs send the value at `keyPath` of every value.
@@ -39,6 +37,6 @@ extension SignalProducer {
     public func map<NewValue: Sendable>(
         _ keyPath: KeyPath<Value, NewValue> & Sendable
     ) -> SignalProducer<NewValue, Error> {
-        lift { $0.map(keyPath) }
+        fused { event in event.map { $0[keyPath: keyPath] } }
     }
 }

@@ -8,9 +8,7 @@ extension Signal {
     public func mapError<NewError: Swift.Error>(
         _ transform: @escaping @Sendable (Error) -> NewError
     ) -> Signal<Value, NewError> {
-        Signal<Value, NewError> { output, lifetime in
-            lifetime += observe { event in output.send(event.mapError(transform)) }
-        }
+        derive { event in event.mapError(transform) }
     }
 }
 
@@ -21,13 +19,11 @@ extension Signal where Error == Never {
     /// - Returns: A signal with the same events.
     @inlinable
     public func promoteError<NewError: Swift.Error>(_: NewError.Type = NewError.self) -> Signal<Value, NewError> {
-        Signal<Value, NewError> { output, lifetime in
-            lifetime += observe { event in
-                switch event {
-                case .value(let value): output.send(value: value)
-                case .completed: output.sendCompleted()
-                case .interrupted: output.sendInterrupted()
-                }
+        derive { event -> Signal<Value, NewError>.Event? in
+            switch event {
+            case .value(let value): .value(value)
+            case .completed: .completed
+            case .interrupted: .interrupted
             }
         }
     }
@@ -42,7 +38,7 @@ extension SignalProducer {
     public func mapError<NewError: Swift.Error>(
         _ transform: @escaping @Sendable (Error) -> NewError
     ) -> SignalProducer<Value, NewError> {
-        lift { $0.mapError(transform) }
+        fused { event in event.mapError(transform) }
     }
 }
 
@@ -55,6 +51,12 @@ extension SignalProducer where Error == Never {
     public func promoteError<NewError: Swift.Error>(
         _: NewError.Type = NewError.self
     ) -> SignalProducer<Value, NewError> {
-        lift { $0.promoteError(NewError.self) }
+        fused { event -> Signal<Value, NewError>.Event? in
+            switch event {
+            case .value(let value): .value(value)
+            case .completed: .completed
+            case .interrupted: .interrupted
+            }
+        }
     }
 }

@@ -104,7 +104,7 @@ extension Property {
         _ transform: @escaping @Sendable (Value) -> NewValue
     ) -> Property<NewValue> {
         let storage = PropertyStorage(transform(value))
-        let feed = producer.startWithValues { storage.set(transform($0)) }
+        let feed = self.storage.observeCurrentAndChanges(valuesTo: { storage.set(transform($0)) })
         return Property<NewValue>(storage: storage, retaining: [self], feed: feed)
     }
 
@@ -114,11 +114,14 @@ extension Property {
     }
 
     /// A property holding this property's value and `other`'s as a pair, updated when either changes.
+    ///
+    /// The pair changes once per change of either side: when both sides follow one source, an
+    /// observer sees the pair with one side new first, then with both new.
     public func combineLatest<Other: Sendable>(with other: Property<Other>) -> Property<(Value, Other)> {
         let storage = PropertyStorage((value, other.value))
         let feed = CompositeDisposable()
-        feed += producer.startWithValues { first in storage.modify { $0.0 = first } }
-        feed += other.producer.startWithValues { second in storage.modify { $0.1 = second } }
+        feed += self.storage.observeCurrentAndChanges(valuesTo: { first in storage.modify { $0.0 = first } })
+        feed += other.storage.observeCurrentAndChanges(valuesTo: { second in storage.modify { $0.1 = second } })
         return Property<(Value, Other)>(storage: storage, retaining: [self, other], feed: feed)
     }
 
@@ -127,13 +130,13 @@ extension Property {
     /// `isEquivalent` runs on the thread that changed the source, with no lock held.
     public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Property<Value> {
         let storage = PropertyStorage(value)
-        let feed = producer.startWithValues { newValue in
+        let feed = self.storage.observeCurrentAndChanges(valuesTo: { newValue in
             // Only this feed writes `storage`, one value at a time (serialised delivery), so reading,
             // comparing and then storing cannot interleave with another write, and the user's
             // comparator runs outside the property's lock.
             guard !isEquivalent(storage.value, newValue) else { return }
             storage.set(newValue)
-        }
+        })
         return Property(storage: storage, retaining: [self], feed: feed)
     }
 }

@@ -18,7 +18,7 @@ final class PropertyStorage<Value: Sendable>: @unchecked Sendable {
 
     @inlinable
     var value: Value {
-        core.state.withLock { _ in current }
+        core.domain.withLock { _ in current }
     }
 
     /// Stores `newValue` without notifying; call only inside a `SignalCore.stage(_:)` closure, which
@@ -80,6 +80,16 @@ final class PropertyStorage<Value: Sendable>: @unchecked Sendable {
     @inlinable
     func observeCurrentAndChanges(_ observer: Signal<Value, Never>.Observer) -> any Disposable {
         core.observe(observer) { .value(current) }
+    }
+
+    /// Calls `action` with the current value, then with every change, as ``Property/producer`` does, but
+    /// from this property's own delivery: a derived property feeds itself this way, with no signal of a
+    /// producer run between the two.
+    ///
+    /// - Returns: The disposable that stops the calls.
+    @inlinable
+    func observeCurrentAndChanges(valuesTo action: @escaping @Sendable (Value) -> Void) -> any Disposable {
+        observeCurrentAndChanges(Signal<Value, Never>.Observer(value: action))
     }
 
     /// Completes the change signal: the property is gone.

@@ -1,0 +1,91 @@
+extension SignalCore {
+    /// Delivers `event` to the observers of this derived signal, within the delivery of its upstream.
+    ///
+    /// A derived signal's only sender is its upstream's delivery, which is already serialised, so it
+    /// needs no queue and no drainer of its own: the upstream's drainer calls this from its callout to the
+    /// derived signal's feed, at once. The lock is the upstream's (shared), so each recipient costs one
+    /// lock round trip, and the last one none: nothing can be queued here. Everything else is the same as
+    /// for any signal: the observers are those attached before the upstream accepted the event, each is
+    /// checked under the lock just before its callout (disposal wins), a send into the upstream from a
+    /// callout is queued behind the current delivery, and a handler detached during a callout is parked
+    /// and released by the upstream's drainer.
+    ///
+    /// Call only from the callout of the observation that feeds this signal, with no lock held.
+    @inlinable
+    func deliverInline(_ event: Event) {
+        guard !event.isTerminating else {
+            deliverInlineTerminal(event)
+            return
+        }
+        var sequence: UInt64 = 0
+        var recipient: Unmanaged<AnyObject>?
+        var hasMore = false
+        domain.withLock { state in
+            guard case .alive = phase else { return }
+            sequence = state.deliverySequence
+            cursor = 0
+            recipient = nextValueRecipient(sequence: sequence)
+            hasMore = cursor < observers.count
+        }
+        while let handler = recipient {
+            Self.typed(handler)._withUnsafeGuaranteedRef { $0.send(event) }
+            // Observers attached since the last look come after it and get later events only; one
+            // detached since is not looked at again. So if none was left then, none is left now.
+            guard hasMore else { return }
+            recipient = domain.withLock { _ in
+                defer { hasMore = cursor < observers.count }
+                return nextValueRecipient(sequence: sequence)
+            }
+        }
+    }
+
+    /// Delivers the terminal `event` inline (see `deliverInline(_:)`), then terminates the signal and ends
+    /// its observation of the upstream.
+    ///
+    /// As for any signal, each observer gets the terminal event once, and one attached while it is being
+    /// delivered gets it too. Unlike a value, it goes to every observer attached before the signal
+    /// terminates, whatever its sequence number: one attached after the upstream accepted its terminal
+    /// event (while it was still on its way to the feed) would otherwise never get a terminal event. A
+    /// signal that is not derived gets the same result from its `terminating` phase, which starts when it
+    /// accepts the event.
+    @inlinable
+    func deliverInlineTerminal(_ event: Event) {
+        let sequence = UInt64.max
+        let isLive = domain.withLock { _ -> Bool in
+            guard case .alive = phase else { return false }
+            phase = .terminating(sequence: sequence)
+            cursor = 0
+            return true
+        }
+        guard isLive else { return }
+        var recipient: Unmanaged<AnyObject>?
+        var held: AnyObject?
+        var retired: Retired?
+        while true {
+            let isDone = domain.withLock { _ -> Bool in
+                if let next = nextRecipient(sequence: sequence, isTerminating: true, held: &held) {
+                    recipient = next
+                    return false
+                }
+                // Observers attached meanwhile: look at the whole list once more.
+                cursor = 0
+                if let next = nextRecipient(sequence: sequence, isTerminating: true, held: &held) {
+                    recipient = next
+                    return false
+                }
+                retired = terminate(with: event)
+                return true
+            }
+            if isDone {
+                break
+            }
+            if let handler = recipient {
+                Self.typed(handler)._withUnsafeGuaranteedRef { $0.send(event) }
+                recipient = nil
+                held = nil
+            }
+        }
+        withExtendedLifetime(retired) {}
+        endLifetime()
+    }
+}
