@@ -134,9 +134,9 @@ struct AsyncValuesTests {
         #expect(runs.ended == 1)
     }
 
-    @Test("R15: a synchronous producer of 100,000 values and a slow consumer: every value once, in order")
+    @Test("R15: a synchronous producer of 20,000 values and a slow consumer: every value once, in order")
     func R15_fastProducerSlowConsumer() async {
-        let count = 100_000
+        let count = 20_000
         var received: [Int] = []
         received.reserveCapacity(count)
         for await value in SignalProducer<Int, Never>(values: 0..<count).values {
@@ -147,9 +147,9 @@ struct AsyncValuesTests {
         #expect(exact, "\(received.count) values, not 0..<\(count) once each in order")
     }
 
-    @Test("R15: 100,000 values sent from another thread to a slow consumer: every value once, in order")
+    @Test("R15: 20,000 values sent from another thread to a slow consumer: every value once, in order")
     func R15_otherThreadProducer() async {
-        let count = 100_000
+        let count = 20_000
         let producer = SignalProducer<Int, Never> { observer, lifetime in
             DispatchQueue.global().async {
                 for value in 0..<count {

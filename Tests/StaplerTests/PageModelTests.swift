@@ -43,14 +43,18 @@ struct PageModelTests {
     }
 
     /// Refreshes `paginator`, then loads pages until the end, waiting for each `async` load; false on timeout.
+    ///
+    /// Each wait is for the page just asked for to be published, not only for a state that is not loading:
+    /// while another thread (the previous load's task) is still publishing, the state read right after
+    /// `loadNextPage()` can be the previous page's `.data`, and asking again then would be a no-op.
     static func pageToEnd<Key, Query, Metadata>(
         _ paginator: Paginator<Int, Key, Query, Metadata, ServerError>, limit: Int = 10
     ) async -> Bool {
         paginator.refresh()
-        for _ in 0..<limit {
+        for page in 1...limit {
             let settled = await eventually {
                 let state = paginator.state.value
-                return !state.isLoading && state != .uninitialized
+                return !state.isLoading && state != .uninitialized && (paginator.pages.value >= page || state != .data)
             }
             guard settled else { return false }
             guard paginator.state.value == .data, !paginator.isEndReached.value else { return true }

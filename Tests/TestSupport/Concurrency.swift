@@ -43,7 +43,7 @@ public func finishesWithin(
 }
 
 /// Waits until `condition` holds, polling, for at most `seconds`. Returns whether it held.
-public func eventually(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+public func eventually(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }
@@ -55,7 +55,7 @@ public func eventually(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
 /// Waits until `condition` holds without blocking a thread of the cooperative pool, for at most
 /// `seconds`. Use it in `async` tests: a blocking poll there can starve the tasks it waits for.
 public func eventually(
-    seconds: Double = 30,
+    seconds: Double = 120,
     _ condition: @Sendable () -> Bool
 ) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
