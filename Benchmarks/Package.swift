@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 // The benchmarks of Stapler: a package of its own, so the library itself stays dependency-free.

@@ -12,7 +12,7 @@ final class ActionRunSlot: Disposable {
     @inlinable
     init() {}
 
-    /// Holds `run` until `release(_:)`; interrupts it at once if the action's lifetime has ended.
+    /// Holds `run` until `release()`; interrupts it at once if the action's lifetime has ended.
     @inlinable
     func hold(_ run: any Disposable) {
         let isDisposed = state.withLock { state -> Bool in

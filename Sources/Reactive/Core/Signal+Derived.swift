@@ -4,8 +4,8 @@ extension Signal {
     /// event (`map`, `filter`, `compactMap`, `mapError`, `promoteError`).
     ///
     /// `transform` runs once per event of this signal, however many observers the derived signal has, on
-    /// the delivering thread, never concurrently with itself, and only while the derived signal is alive
-    /// and observed. It must pass terminal events through (as terminal events): the derived signal ends
+    /// the delivering thread, never concurrently with itself, while the derived signal is alive (observed
+    /// or reachable). It must pass terminal events through (as terminal events): the derived signal ends
     /// when this one does. The derived signal shares this signal's lock and needs no queue of its own (see
     /// `SignalCore.deliverInline(_:)`); it lives while this signal lives and it is observed or reachable,
     /// and it ends its observation of this signal when it terminates or tears down.
