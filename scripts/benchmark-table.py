@@ -82,6 +82,20 @@ def main():
               f"{fmt(mallocs['ours'], 2)} | {fmt(mallocs['OpenCombine'], 2)} | {fmt(mallocs['floor'], 2)} |")
 
     print()
+    print("| R1 per value | ns | ours ÷ it |")
+    print("|---|--:|--:|")
+    ours = median(results, "R1-ours", "wallClock")
+    for name, title in [
+        ("R1-floor", "a bare closure call (the floor)"),
+        ("R1-atomicFloor", "the call between two compare-and-swaps (least for a lock-free send)"),
+        ("R1-lockFloor", "the call inside one `pthread_mutex_t` round trip (least for a lock-based send)"),
+        ("R1-ours", "ours: `Signal.pipe()`, one `observeValues`"),
+    ]:
+        microseconds = median(results, name, "wallClock")
+        print(f"| {title} | {fmt(microseconds * 1_000 / 10_000_000 if microseconds else None, 2)} | "
+              f"{fmt(ours / microseconds if ours and microseconds else None, 1)}x |")
+
+    print()
     print("| P1: N items | time (ms) | ns per item | time ÷ time at 100k | × N | mallocs per page "
           "| bytes held ÷ items' size | peak heap ÷ items' size | peak resident Δ (MB) |")
     print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|")

@@ -4,5 +4,5 @@ import Scenarios
 
 // R1-R6: see Sources/Scenarios/ReactiveScenarios.swift and README.md.
 let benchmarks: @Sendable () -> Void = {
-    register(reactiveScenarios())
+    register(reactiveScenarios() + threadSafeFloorScenarios())
 }

@@ -334,6 +334,6 @@ private func r6() -> [Scenario] {
 }
 
 /// The sum of `0..<count`, what a sink holds after receiving each of those values once.
-private func triangle(_ count: Int) -> Int {
+func triangle(_ count: Int) -> Int {
     count &* (count &- 1) / 2
 }

@@ -1,0 +1,71 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// The floors of a thread-safe send, beside R1's bare closure call: what any signal that serialises
+// deliveries from any thread must at least pay per value on this machine, whatever its design.
+//
+// - "R1-lockFloor": the closure called inside one uncontended `pthread_mutex_t` round trip, the
+//   primitive the core's locks are made of (a lock-based send takes at least one to claim delivery).
+// - "R1-atomicFloor": the closure called between two compare-and-swaps of one atomic word, the least a
+//   lock-free send needs (one to claim delivery, one to give it back while checking that no other
+//   thread queued an event meanwhile).
+
+/// The thread-safety floors of R1: one lock round trip, and two compare-and-swaps, around the call.
+public func threadSafeFloorScenarios() -> [Scenario] {
+    [
+        Scenario("R1-lockFloor", size: 10_000_000) { count, meter in
+            let sink = Sink()
+            let observer: (Int) -> Void = opaque { sink.take($0) }
+            let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+            mutex.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(mutex, nil)
+            meter.start()
+            for value in 0..<count {
+                pthread_mutex_lock(mutex)
+                observer(value)
+                pthread_mutex_unlock(mutex)
+            }
+            meter.stop()
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
+            check(sink.total == triangle(count), "R1 lock floor delivered \(sink.total)")
+        },
+        Scenario("R1-atomicFloor", size: 10_000_000) { count, meter in
+            let sink = Sink()
+            let observer: (Int) -> Void = opaque { sink.take($0) }
+            let delivering = opaque(AtomicFlag())
+            meter.start()
+            for value in 0..<count {
+                guard delivering.claim() else { continue }
+                observer(value)
+                delivering.giveBack()
+            }
+            meter.stop()
+            check(sink.total == triangle(count), "R1 atomic floor delivered \(sink.total)")
+        },
+    ]
+}
+
+/// One atomic word that a sender claims before it delivers and gives back after.
+private final class AtomicFlag: Sendable {
+    private let word = Atomic<Int>(0)
+
+    /// Claims the word: whether it was free.
+    @inline(never)
+    func claim() -> Bool {
+        word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+    }
+
+    /// Gives the word back, as a send does when it finds no event queued meanwhile.
+    @inline(never)
+    func giveBack() {
+        _ = word.compareExchange(expected: 1, desired: 0, ordering: .releasing)
+    }
+}
