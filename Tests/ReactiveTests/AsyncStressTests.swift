@@ -3,19 +3,6 @@ import Reactive
 import TestSupport
 import Testing
 
-/// SplitMix64: a small seeded generator, so a failing stress run can be replayed.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("Async bridges under concurrency")
 struct AsyncStressTests {
     /// A producer whose runs send 0, 1, 2, ... from a thread of the global queue until disposed or
@@ -38,7 +25,7 @@ struct AsyncStressTests {
     @Test(
         "R15: 100 tasks iterate and stop at random points: every run is disposed, nothing leaks", arguments: [1, 2, 3])
     func R15_concurrentIterationAndCancellation(seed: UInt64) async {
-        var random = SeededGenerator(state: seed)
+        var random = SplitMix(seed: seed)
         let runs = RunLog()
         let limit = 400
         let producer = Self.counting(limit: limit, runs: runs)
@@ -79,7 +66,7 @@ struct AsyncStressTests {
 
     @Test("R15: 100 tasks await first() and collect() while being cancelled at random: each run ends once")
     func R15_concurrentAwaitAndCancellation() async {
-        var random = SeededGenerator(state: 42)
+        var random = SplitMix(seed: 42)
         let runs = RunLog()
         let producer = Self.counting(limit: 500, runs: runs)
         var waiting: [Task<Result<Int, AwaitError<Never>>, Never>] = []
@@ -108,7 +95,7 @@ struct AsyncStressTests {
 
     @Test("R15: 100 runs of async work disposed in random order each cancel their task and send nothing more")
     func R15_concurrentAsyncWorkDisposal() async {
-        var random = SeededGenerator(state: 7)
+        var random = SplitMix(seed: 7)
         let cancelled = Locked(0)
         let finished = Locked(0)
         let producer = SignalProducer { () async -> Int in

@@ -12,6 +12,18 @@ struct Response: PaginatedResponse, Equatable {
     let total: Int
 }
 
+/// A cursor page: its items and the cursor of the next page, if any.
+struct CursorPage: CursorPageResponse {
+    let items: [Int]
+    let nextCursor: String?
+}
+
+/// A page of an exhaustible list: its items and whether it is the last.
+struct FlaggedPage: ExhaustiblePageResponse {
+    let items: [Int]
+    let isExhausted: Bool
+}
+
 typealias OffsetServer = ManualServer<Int, Response, ServerError>
 
 /// A Stapler over a hand-driven server.

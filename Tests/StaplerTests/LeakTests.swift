@@ -94,16 +94,6 @@ struct StaplerLeakTests {
         var pageCount: Int? { 10 }
     }
 
-    struct CursorPage: CursorPageResponse {
-        let items: [Int]
-        let nextCursor: String?
-    }
-
-    struct FlaggedPage: ExhaustiblePageResponse {
-        let items: [Int]
-        let isExhausted: Bool
-    }
-
     /// What was left once a paginator with work in flight was released.
     struct ReleaseReport: Equatable, CustomStringConvertible {
         /// The paginator was freed as soon as the user released it.

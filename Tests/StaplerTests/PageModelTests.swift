@@ -15,16 +15,6 @@ struct PageModelTests {
         let itemCount: Int?
     }
 
-    struct CursorPage: CursorPageResponse {
-        let items: [Int]
-        let nextCursor: String?
-    }
-
-    struct FlaggedPage: ExhaustiblePageResponse {
-        let items: [Int]
-        let isExhausted: Bool
-    }
-
     /// What a numbered backend reports besides its items.
     enum Counts: String, CaseIterable, Sendable {
         case pageCount, itemCount, neither

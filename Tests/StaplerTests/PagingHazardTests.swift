@@ -110,14 +110,9 @@ struct PagingHazardTests {
 
     // MARK: P8
 
-    typealias CursorServer = ManualServer<String?, CursorResponse, ServerError>
+    typealias CursorServer = ManualServer<String?, CursorPage, ServerError>
 
-    struct CursorResponse: CursorPageResponse {
-        let items: [Int]
-        let nextCursor: String?
-    }
-
-    static func cursorPaginator(_ server: CursorServer) -> Paginator<Int, String?, Void, CursorResponse, ServerError> {
+    static func cursorPaginator(_ server: CursorServer) -> Paginator<Int, String?, Void, CursorPage, ServerError> {
         Paginator(source: .cursor { cursor, size, _ in server.producer(cursor, size: size) }, pageSize: 2)
     }
 
@@ -127,9 +122,9 @@ struct PagingHazardTests {
         let paginator = Self.cursorPaginator(server)
         let errors = paginator.errorsAfterFirstPage.record()
         paginator.refresh()
-        server.last?.succeed(CursorResponse(items: [1, 2], nextCursor: "b"))
+        server.last?.succeed(CursorPage(items: [1, 2], nextCursor: "b"))
         paginator.loadNextPage()
-        server.last?.succeed(CursorResponse(items: [3, 4], nextCursor: "b"))
+        server.last?.succeed(CursorPage(items: [3, 4], nextCursor: "b"))
         #expect(paginator.state.value == .errorLoadingMore(.repeatedKey))
         #expect(Array(paginator.items.value) == [1, 2], "the page is rejected whole")
         #expect(errors.values == [.repeatedKey])
@@ -141,7 +136,7 @@ struct PagingHazardTests {
         paginator.retry()
         paginator.retry()
         #expect(server.keys == [nil, "b", "b"])
-        server.last?.succeed(CursorResponse(items: [3, 4], nextCursor: "c"))
+        server.last?.succeed(CursorPage(items: [3, 4], nextCursor: "c"))
         paginator.loadNextPage()
         #expect(server.keys == [nil, "b", "b", "c"])
         #expect(Array(paginator.items.value) == [1, 2, 3, 4])
@@ -152,18 +147,18 @@ struct PagingHazardTests {
         let server = CursorServer()
         let paginator = Self.cursorPaginator(server)
         paginator.refresh()
-        server.last?.succeed(CursorResponse(items: [1, 2], nextCursor: "a"))
+        server.last?.succeed(CursorPage(items: [1, 2], nextCursor: "a"))
         paginator.loadNextPage()
-        server.last?.succeed(CursorResponse(items: [3, 4], nextCursor: "b"))
+        server.last?.succeed(CursorPage(items: [3, 4], nextCursor: "b"))
         paginator.loadNextPage()
-        server.last?.succeed(CursorResponse(items: [5, 6], nextCursor: "a"))
+        server.last?.succeed(CursorPage(items: [5, 6], nextCursor: "a"))
         #expect(paginator.state.value == .errorLoadingMore(.repeatedKey))
         #expect(Array(paginator.items.value) == [1, 2, 3, 4])
         for _ in 0..<10 { paginator.loadNextPage() }
         paginator.refresh()
-        server.last?.succeed(CursorResponse(items: [1, 2], nextCursor: "a"))
+        server.last?.succeed(CursorPage(items: [1, 2], nextCursor: "a"))
         paginator.loadNextPage()
-        server.last?.succeed(CursorResponse(items: [3, 4], nextCursor: "b"))
+        server.last?.succeed(CursorPage(items: [3, 4], nextCursor: "b"))
         #expect(server.keys == [nil, "a", "b", nil, "a"])
         #expect(paginator.state.value == .data)
         #expect(Array(paginator.items.value) == [1, 2, 3, 4])

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 /// Randomized model-based testing: seeded sequences of every paginator operation (refresh, query change,

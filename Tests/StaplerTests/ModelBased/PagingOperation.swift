@@ -1,3 +1,5 @@
+import TestSupport
+
 /// How a randomized session is set up: the page model, deduplication, and where notifications run.
 struct ModelConfiguration: Equatable, CustomStringConvertible {
     enum PageModel: Equatable {
