@@ -96,15 +96,8 @@ final class PagingSession: Sendable {
     private func makeOffsetSubject(deliveringOn scheduler: TestScheduler?) -> Subject {
         let paginator = OffsetPaginator(
             source: .offset { [requests] offset, _, query in
-                SignalProducer { observer, lifetime in
-                    let request = requests.withLock { all in
-                        let request = Request(serial: all.count, key: offset, query: query, observer: observer) {
-                            items, total, _ in Response(items: items, total: total)
-                        }
-                        all.append(request)
-                        return request
-                    }
-                    lifetime.observeEnded { request.ended.value = true }
+                Self.recordedRequest(in: requests, key: offset, query: query) { items, total, _ in
+                    Response(items: items, total: total)
                 }
             },
             pageSize: PagingReference.pageSize, query: 0, prefetchDistance: PagingReference.prefetchDistance,
@@ -115,21 +108,30 @@ final class PagingSession: Sendable {
     private func makeCursorSubject(deliveringOn scheduler: TestScheduler?) -> Subject {
         let paginator = CursorPaginator(
             source: .cursor { [requests] cursor, _, query in
-                SignalProducer { observer, lifetime in
-                    let key = cursor.map { Int($0.dropFirst())! } ?? 0
-                    let request = requests.withLock { all in
-                        let request = Request(serial: all.count, key: key, query: query, observer: observer) {
-                            items, _, next in CursorReply(items: items, nextCursor: next.map { "c\($0)" })
-                        }
-                        all.append(request)
-                        return request
-                    }
-                    lifetime.observeEnded { request.ended.value = true }
+                let key = cursor.map { Int($0.dropFirst())! } ?? 0
+                return Self.recordedRequest(in: requests, key: key, query: query) { items, _, next in
+                    CursorReply(items: items, nextCursor: next.map { "c\($0)" })
                 }
             },
             pageSize: PagingReference.pageSize, query: 0, prefetchDistance: PagingReference.prefetchDistance,
             deduplication: configuration.deduplicates ? .by(\.self) : nil, deliveringOn: scheduler)
         return subject(for: paginator)
+    }
+
+    /// A load whose every run is recorded in `requests`, for the session to answer; `page` makes the
+    /// response of the page model from the items, the total and the next position.
+    private static func recordedRequest<Value>(
+        in requests: Locked<[Request]>, key: Int, query: Int,
+        page: @escaping @Sendable ([Int], Int, Int?) -> Value
+    ) -> SignalProducer<Value, ServerError> {
+        SignalProducer { observer, lifetime in
+            let request = requests.withLock { all in
+                let request = Request(serial: all.count, key: key, query: query, observer: observer, page: page)
+                all.append(request)
+                return request
+            }
+            lifetime.observeEnded { request.ended.value = true }
+        }
     }
 
     private func subject<Key, Metadata>(for paginator: Paginator<Int, Key, Int, Metadata, ServerError>) -> Subject {
