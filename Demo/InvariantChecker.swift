@@ -133,6 +133,10 @@ final class InvariantChecker<Item: ListItem, Query: Sendable, Failure: Error>: S
             return items.isEmpty ? ["a reload with no items (expected cleared)"] : []
         case .cleared:
             return items.isEmpty ? [] : ["cleared, but \(items.count) items remain"]
+        case .inserted, .removed, .updated, .difference:
+            var rows = Array(update.previous)
+            update.apply(to: &rows)
+            return rows.map(\.id) == items ? [] : ["\(update.change) does not turn the previous items into the new"]
         }
     }
 

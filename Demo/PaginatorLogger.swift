@@ -40,6 +40,15 @@ enum PaginatorLogger {
         case .cleared:
             return update.previous.isEmpty
                 ? "cleared: the list is empty" : "cleared: \(update.previous.count) removed, the list is empty"
+        case .inserted(let range):
+            return "inserted \(range) of \(update.items.count): \(update.items[range].idSummary)"
+        case .removed(let range):
+            return "removed \(range) of \(update.previous.count): \(update.previous[range].idSummary)"
+        case .updated(let range):
+            return "updated \(range): \(update.items[range].idSummary)"
+        case .difference(let difference):
+            return "difference: \(difference.removals.count) removed, \(difference.insertions.count) inserted, "
+                + "\(difference.moves.count) moved, \(difference.updates.count) updated"
         }
     }
 

@@ -10,9 +10,14 @@ import Reactive
 /// paginator.preload(index: row)
 /// ```
 ///
+/// The list has two ends: ``loadNextPage()`` adds pages at the bottom, ``loadPreviousPage()`` at the top
+/// (a chat opened at its newest message pages older ones), and ``preload(index:)`` pages whichever edge a
+/// displayed row is near. Each direction has its own load state (``loadStates``).
+///
 /// Guarantees (each is a clause of <doc:StateMachine>, which names the tests that prove it):
-/// - **One load at a time.** A request for the next page while a load runs, after the end, or before
-///   the first page has loaded does nothing, in O(1).
+/// - **One load per direction.** A request for a page at an edge while that edge loads, after that
+///   edge's end, while a refresh loads, or before the first page has loaded does nothing, in O(1). The
+///   top and the bottom may load together; a refresh disposes both.
 /// - **Refresh wins.** ``refresh()`` and ``refresh(query:)`` dispose the load in flight and start the
 ///   first page again; a response of a superseded load is never applied, whenever and on whatever
 ///   thread it arrives (A, then B, then A again included).
@@ -55,11 +60,18 @@ public final class Paginator<
         engine.property(.state, { $0.state }, skipping: { $0.isSameWithoutError(as: $1) })
     }
 
+    /// The load state of each direction: refresh, prepend (the top) and append (the bottom).
+    ///
+    /// It changes together with ``items`` and ``state``: an observer of one reads the matching others.
+    @inlinable
+    public var loadStates: Property<LoadStates<Failure>> {
+        engine.property(.loadStates, { $0.loadStates }, skipping: { $0.isSameWithoutError(as: $1) })
+    }
+
     /// The loaded items, as a snapshot collection that shares storage with earlier snapshots.
     @inlinable
     public var items: Property<PagedItems<Item>> {
-        engine.property(
-            .items, { $0.items }, skipping: { $0.count == $1.count && ($0.isEmpty || $0.chain === $1.chain) })
+        engine.property(.items, { $0.items }, skipping: { $0.isIdentical(to: $1) })
     }
 
     /// How many pages of the current generation were applied.
@@ -126,8 +138,10 @@ public final class Paginator<
     ///   - pageSize: How many items to ask for per page; at least 1 (a programmer error traps, naming
     ///     `pageSize`).
     ///   - query: The query of the first generation.
-    ///   - prefetchDistance: How many rows before the last one ``preload(index:)`` starts the next page:
-    ///     0 loads when the last row is displayed. At least 0 (a programmer error traps, naming
+    ///   - initialKey: The key of the page the list opens at (a chat's newest page, a timeline's
+    ///     middle); the source's first key when `nil`. ``refresh()`` reloads it.
+    ///   - prefetchDistance: How many rows from either end ``preload(index:)`` starts a page at that end:
+    ///     0 loads when the last (or first) row is displayed. At least 0 (a programmer error traps, naming
     ///     `prefetchDistance`); defaults to `pageSize / 2`.
     ///   - deduplication: When given, an item already loaded is dropped from later pages (and repeats
     ///     within a page); the next key still counts what the server sent. See ``Deduplication``.
@@ -140,6 +154,7 @@ public final class Paginator<
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int,
         query: Query,
+        initialKey: Key? = nil,
         prefetchDistance: Int? = nil,
         deduplication: Deduplication<Item>? = nil,
         deliveringOn scheduler: (any Scheduler)? = nil
@@ -153,8 +168,8 @@ public final class Paginator<
         }
         self.prefetchDistance = distance
         engine = PagingEngine(
-            source: source, pageSize: pageSize, query: query, identity: deduplication?.identify,
-            deliveryScheduler: scheduler)
+            source: source, pageSize: pageSize, query: query, initialKey: initialKey,
+            identity: deduplication?.identify, deliveryScheduler: scheduler)
     }
 
     deinit {
@@ -178,10 +193,27 @@ public final class Paginator<
         engine.refresh(query: query, waiter: nil)
     }
 
-    /// Loads the next page if the list has data, more pages, and nothing loading.
+    /// Starts a new generation in `mode`, with the current query or `query`.
     ///
-    /// Does nothing after a later page's error (call ``retry()``), before the first page, while any
-    /// load runs, or after the end.
+    /// ```swift
+    /// paginator.refresh(.open(at: newestPageKey))   // a chat opens at its newest page
+    /// paginator.refresh(.reloadAll)                 // pull to refresh that keeps every loaded page
+    /// paginator.refresh(.around(index: firstVisibleRow))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - mode: How the list reloads; see ``RefreshMode``.
+    ///   - query: The query of the new generation; the current one when `nil`.
+    @inlinable
+    public func refresh(_ mode: RefreshMode<Key>, query: Query? = nil) {
+        engine.refresh(mode, query: query, waiter: nil)
+    }
+
+    /// Loads the next page at the bottom if the list has data, more pages there, and nothing loading
+    /// there or refreshing.
+    ///
+    /// Does nothing after a failure at the bottom (call ``retry()``), before the first page, while the
+    /// bottom loads or a refresh runs, or after the end.
     ///
     /// - Complexity: O(1) when it does nothing.
     @inlinable
@@ -190,35 +222,53 @@ public final class Paginator<
         engine.send { $0.receiveLoadNext(retryingFailedPage: false) }
     }
 
-    /// Loads the next page if row `index` is within the prefetch distance of the last row.
+    /// Loads the page before the top page, under the same rules as ``loadNextPage()`` at the other end.
     ///
-    /// Call it for every displayed row. Negative, out-of-range and stale indices are ignored, and it
-    /// never re-requests a page that failed.
+    /// Its rows arrive as ``ItemsChange/inserted(_:)`` at `0..<n`, and ``PagingSnapshot/leadingCount``
+    /// grows by `n`, so a list can keep the user's position.
+    ///
+    /// - Complexity: O(1) when it does nothing.
+    @inlinable
+    public func loadPreviousPage() {
+        guard engine.gate.allowsLoadPrevious else { return }
+        engine.send { $0.receiveLoadPrevious() }
+    }
+
+    /// Loads a page at each end that row `index` is within the prefetch distance of: the top when
+    /// `index <= prefetchDistance`, the bottom when `index >= count - 1 - prefetchDistance` (a row near
+    /// both ends of a short list loads both).
+    ///
+    /// Call it for every displayed row. The index is read against the latest snapshot delivered to
+    /// observers (what a list shows) and moved down by the rows prepended since, so a list that lags
+    /// behind never asks for a page it already has. Negative, out-of-range and stale indices are
+    /// ignored, and it never re-requests a page that failed.
     ///
     /// - Parameter index: The index of a row being displayed.
     /// - Complexity: O(1) when it does nothing.
     @inlinable
     public func preload(index: Int) {
         guard engine.gate.allowsPreload(index: index, distance: prefetchDistance) else { return }
-        engine.send { [prefetchDistance] in $0.receivePreload(index: index, distance: prefetchDistance) }
+        engine.preload(index: index, distance: prefetchDistance)
     }
 
-    /// Requests the failed page again, with the same key and query.
+    /// Requests again what failed, with the same keys and query.
     ///
-    /// In `errorLoadingMore` it loads the page that failed; in `errorRefreshing` the first page; in
-    /// `noData` it reloads the list, like ``refresh()`` (TIPagination's "try again" on an empty list). In
-    /// any other state it does nothing: a list with data never re-requests a page on its own.
+    /// A failed refresh is requested again alone (it supersedes the edges); otherwise each edge whose
+    /// page failed requests that page again. In `noData` it reloads the list, like ``refresh()``
+    /// (TIPagination's "try again" on an empty list). In any other state it does nothing: a list with
+    /// data never re-requests a page on its own.
     @inlinable
     public func retry() {
         engine.send { $0.receiveRetry() }
     }
 
-    /// Disposes the load in flight, if any, without an error (Pageable's `cancelAllRequests()`).
+    /// Disposes the loads in flight, if any, without an error (Pageable's `cancelAllRequests()`).
     ///
-    /// A cancelled later page returns to `data`, and ``loadNextPage()`` asks for it again. A cancelled
-    /// refresh undoes the refresh: the paginator returns to the state it left (`uninitialized`, `noData`
-    /// or `errorRefreshing`), and a list that had data returns to `data` with the query, the next key and
-    /// the end it had, so paging it goes on where it stood. Nothing in flight is ever applied afterwards.
+    /// A cancelled edge page returns that edge to idle, and loading it again asks for the same page. A
+    /// cancelled refresh undoes the refresh: the paginator returns to the state it left (`uninitialized`,
+    /// `noData` or `errorRefreshing`), and a list that had data returns to `data` with the query, the keys
+    /// and the ends it had, so paging it goes on where it stood. Nothing in flight is ever applied
+    /// afterwards.
     @inlinable
     public func cancel() {
         engine.send { $0.receiveCancel(generation: nil) }
@@ -231,18 +281,20 @@ extension Paginator where Query == Void {
     /// - Parameters:
     ///   - source: The page model and the load closure.
     ///   - pageSize: How many items to ask for per page; at least 1.
-    ///   - prefetchDistance: How close to the end ``preload(index:)`` starts the next page.
+    ///   - initialKey: The key of the page the list opens at; the source's first key when `nil`.
+    ///   - prefetchDistance: How close to either end ``preload(index:)`` starts a page there.
     ///   - deduplication: Drops items already loaded when given.
     ///   - scheduler: Delivers every notification on it when given.
     public convenience init(
         source: PageSource<Item, Key, Void, Metadata, Failure>,
         pageSize: Int,
+        initialKey: Key? = nil,
         prefetchDistance: Int? = nil,
         deduplication: Deduplication<Item>? = nil,
         deliveringOn scheduler: (any Scheduler)? = nil
     ) {
         self.init(
-            source: source, pageSize: pageSize, query: (), prefetchDistance: prefetchDistance,
+            source: source, pageSize: pageSize, query: (), initialKey: initialKey, prefetchDistance: prefetchDistance,
             deduplication: deduplication, deliveringOn: scheduler)
     }
 }

@@ -254,6 +254,8 @@ struct HazardRecipeTests {
                     }
                 case .reloaded, .cleared:
                     if shown != update.items.count { mismatches.append("\(update.change): shown \(shown)") }
+                case .inserted, .removed, .updated, .difference:
+                    mismatches.append("an append-only list published \(update.change)")
                 }
             }
             paginator.refresh()

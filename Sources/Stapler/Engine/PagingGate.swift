@@ -36,7 +36,9 @@ final class PagingGate: Sendable {
         #endif
     }
 
-    /// The packed word: the item count shifted left by 2, then "can retry next" and "can load next".
+    /// The packed word: bits 0-2 say "can load next", "can retry next", "can load previous"; bits 3-32
+    /// hold the item count and bits 33-62 the rows from the list's first page to its end (the count
+    /// minus the rows prepended), each saturated at ``countLimit``.
     @inlinable
     var current: Int {
         #if canImport(Darwin)
@@ -46,14 +48,21 @@ final class PagingGate: Sendable {
         #endif
     }
 
+    /// The largest count the word holds; a larger one is stored as this and lets every preload through.
+    @inlinable
+    static var countLimit: Int { (1 << 30) - 1 }
+
     /// Records the machine's state; call under the engine's lock after each transition.
     @inlinable
-    func update(canLoadNext: Bool, canRetryNext: Bool, itemCount: Int) {
-        let flags = (canLoadNext ? 1 : 0) | (canRetryNext ? 2 : 0)
+    func update(canLoadNext: Bool, canRetryNext: Bool, canLoadPrevious: Bool, itemCount: Int, leadingCount: Int) {
+        let flags = (canLoadNext ? 1 : 0) | (canRetryNext ? 2 : 0) | (canLoadPrevious ? 4 : 0)
+        let count = min(itemCount, Self.countLimit)
+        let fromOpening = min(max(itemCount - leadingCount, 0), Self.countLimit)
+        let packed = fromOpening << 33 | count << 3 | flags
         #if canImport(Darwin)
-            storage.store(itemCount << 2 | flags)
+            storage.store(packed)
         #else
-            word.store(itemCount << 2 | flags, ordering: .releasing)
+            word.store(packed, ordering: .releasing)
         #endif
     }
 
@@ -63,6 +72,12 @@ final class PagingGate: Sendable {
         current & 1 != 0
     }
 
+    /// Whether `loadPreviousPage()` could start a load.
+    @inlinable
+    var allowsLoadPrevious: Bool {
+        current & 4 != 0
+    }
+
     /// Whether `loadNextPage()` could start a load, or request a failed page again.
     @inlinable
     var allowsLoadNextOrRetry: Bool {
@@ -70,11 +85,18 @@ final class PagingGate: Sendable {
     }
 
     /// Whether `preload(index:)` could start a load for row `index` with `distance`.
+    ///
+    /// The index may come from a snapshot older than the engine's, which the engine moves down by the
+    /// rows prepended since; the bottom test is made against the rows from the list's first page, so
+    /// it lets through every index that such a move could bring within the distance.
     @inlinable
     func allowsPreload(index: Int, distance: Int) -> Bool {
         let word = current
-        let count = word >> 2
-        return word & 1 != 0 && index >= 0 && index < count && index >= count - 1 - distance
+        let count = (word >> 3) & Self.countLimit
+        guard index >= 0, index < count || count == Self.countLimit else { return false }
+        if word & 4 != 0 && index <= distance { return true }
+        let fromOpening = (word >> 33) & Self.countLimit
+        return word & 1 != 0 && (index >= fromOpening - 1 - distance || fromOpening == Self.countLimit)
     }
 }
 

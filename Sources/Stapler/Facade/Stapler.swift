@@ -76,7 +76,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     /// - Parameters:
     ///   - pageSize: Number of items per page; at least 1 (a programmer error traps, naming `pageSize`).
     ///   - scheduler: When given, every property changes and every signal and action notifies on it
-    ///     (for example `QueueScheduler.main`); see `Paginator.init(source:pageSize:query:prefetchDistance:deduplication:deliveringOn:)`.
+    ///     (for example `QueueScheduler.main`); see `Paginator.init(source:pageSize:query:initialKey:prefetchDistance:deduplication:deliveringOn:)`.
     ///   - request: Loads `size` items starting at `offset`. Its first value is applied and the request is
     ///     then disposed; completing without a value is a ``PagingError/noPage`` error.
     @inlinable
@@ -121,7 +121,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     @inlinable
     public func loadNextPageIfNeeded() {
         guard paginator.engine.gate.allowsLoadNextOrRetry else { return }
-        paginator.engine.send { $0.receiveLoadNext(retryingFailedPage: true) }
+        paginator.engine.send { $0.receiveLoadNext(retryingFailedPage: true, afterFailedRefresh: false) }
     }
 
     /// An action whose runs start a new generation and end with its first page.

@@ -1,11 +1,14 @@
 /// One page as a page source answers it: the items, where the list goes on, and what else it knows.
 ///
-/// The paginator decides the end of the list from the page alone: a `nil` ``nextKey`` ends it, and so
-/// does an empty page, whatever ``total`` says (so a server that over-reports its total cannot make the
-/// paginator loop).
+/// The paginator decides each end of the list from the pages alone: a `nil` ``nextKey`` ends the bottom
+/// and a `nil` ``previousKey`` the top; an empty page ends the edge it was loaded for (both, for the
+/// first page of a generation), whatever ``total`` says, so a server that over-reports its total cannot
+/// make the paginator loop.
 public struct Page<Item: Sendable, Key: Sendable, Metadata: Sendable>: Sendable {
     /// The items of the page, in order.
     public var items: [Item]
+    /// The key of the page before this one, or `nil` if this is the first page of the list.
+    public var previousKey: Key?
     /// The key of the next page, or `nil` if this is the last page.
     public var nextKey: Key?
     /// The total number of items the server reports, if it reports one.
@@ -17,12 +20,14 @@ public struct Page<Item: Sendable, Key: Sendable, Metadata: Sendable>: Sendable 
     ///
     /// - Parameters:
     ///   - items: The items, in order.
+    ///   - previousKey: The key of the page before this one; `nil` (the default) means the top of the list.
     ///   - nextKey: The key of the next page; `nil` ends the list.
     ///   - total: The total item count the server reports, if any.
     ///   - metadata: Extra fields of the page.
     @inlinable
-    public init(items: [Item], nextKey: Key?, total: Int? = nil, metadata: Metadata) {
+    public init(items: [Item], previousKey: Key? = nil, nextKey: Key?, total: Int? = nil, metadata: Metadata) {
         self.items = items
+        self.previousKey = previousKey
         self.nextKey = nextKey
         self.total = total
         self.metadata = metadata
@@ -31,8 +36,14 @@ public struct Page<Item: Sendable, Key: Sendable, Metadata: Sendable>: Sendable 
 
 extension Page where Metadata == Void {
     /// Creates a page with no metadata.
+    ///
+    /// - Parameters:
+    ///   - items: The items, in order.
+    ///   - previousKey: The key of the page before this one; `nil` (the default) means the top of the list.
+    ///   - nextKey: The key of the next page; `nil` ends the list.
+    ///   - total: The total item count the server reports, if any.
     @inlinable
-    public init(items: [Item], nextKey: Key?, total: Int? = nil) {
-        self.init(items: items, nextKey: nextKey, total: total, metadata: ())
+    public init(items: [Item], previousKey: Key? = nil, nextKey: Key?, total: Int? = nil) {
+        self.init(items: items, previousKey: previousKey, nextKey: nextKey, total: total, metadata: ())
     }
 }

@@ -7,7 +7,10 @@
 /// whatever snapshots are kept; memory is the items plus a small constant per page.
 ///
 /// Only the newest snapshot of a chain may append (``PagingEngine`` holds it under its lock); an older
-/// snapshot that needs to grow would first copy (see ``PagedItems/appending(_:)``).
+/// snapshot that needs to grow moves its chain's pages into its tree first (see
+/// ``PagedItems/appending(_:)``). A snapshot uses one chain for the pages appended at its bottom and
+/// one for those prepended at its top; a chunk's ``Chunk/start`` counts the items of the chain's earlier
+/// chunks, away from the middle of the list.
 @usableFromInline
 final class PageChain<Item: Sendable>: @unchecked Sendable {
     // Guarded by the publication rule above: slot `i` is written once, before any snapshot that
@@ -65,6 +68,25 @@ final class PageChain<Item: Sendable>: @unchecked Sendable {
     func chunk(at index: Int) -> Chunk {
         let (block, slot) = Self.position(of: index)
         return directory[block].unsafelyUnwrapped[slot]
+    }
+
+    /// The slot of the chunk holding item `index` of the chain (counted from its first chunk), among
+    /// the first `pages` chunks.
+    ///
+    /// - Complexity: O(log pages).
+    @inlinable
+    func slot(holding index: Int, below pages: Int) -> Int {
+        var low = 0
+        var high = pages - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if chunk(at: middle).start <= index {
+                low = middle
+            } else {
+                high = middle - 1
+            }
+        }
+        return low
     }
 
     /// Stores `items` as the next page, starting at item index `start`.

@@ -26,7 +26,7 @@ struct PagingReference {
     }
 
     /// A load the paginator must have in flight.
-    struct Load {
+    struct Load: Equatable {
         /// The index of its request among every request of the session.
         let serial: Int
         let key: Int
@@ -34,11 +34,11 @@ struct PagingReference {
         let isFirstPage: Bool
     }
 
-    /// Where a list with data stood when a refresh left it: a cancelled refresh resumes from there.
-    struct Position {
-        let nextKey: Int
-        let isEndReached: Bool
-        let usedKeys: Set<Int>
+    /// A direction's load: none, one in flight, or the key that failed.
+    enum Slot: Equatable {
+        case idle
+        case loading(Load)
+        case failed(key: Int)
     }
 
     let configuration: ModelConfiguration
@@ -46,23 +46,26 @@ struct PagingReference {
     /// How many requests the session had made before this paginator was created.
     let firstSerial: Int
 
-    var state = "uninitialized"
+    /// The query of the current generation (the latest refresh's, even after it failed).
     var query = 0
     var items: [Int] = []
-    /// The query whose first page the items come from: a refresh keeps the old items until its own
-    /// first page arrives.
+    /// The query of the list shown: a refresh keeps the old list until its own first page arrives, and
+    /// the list's bottom keeps paging with this query if the refresh fails.
     var itemsQuery = 0
     var pages = 0
     var total: Int?
+    /// Whether a first page was applied (a list, maybe empty, is shown).
+    var hasList = false
+    /// Whether the shown list's first page was empty.
+    var listWasEmpty = false
     var nextKey = 0
-    var isEndReached = false
-    /// The keys used in this generation: a next key among them is a repeated key.
+    var bottomReached = false
+    /// The keys used by the shown list: a next key among them is a repeated key.
     var usedKeys: Set<Int> = []
-    var failedKey = 0
-    var beforeRefresh = "uninitialized"
+    var refreshSlot = Slot.idle
+    var appendSlot = Slot.idle
+    var slotBeforeRefresh = Slot.idle
     var queryBeforeRefresh = 0
-    var positionBeforeRefresh: Position?
-    var pending: Load?
     /// How many loads this paginator must have started.
     var loadsStarted = 0
     /// Every identity ever loaded (for the `keepsIdentitiesAcrossRefresh` mutation only).
@@ -81,31 +84,51 @@ struct PagingReference {
         return Array(position..<min(position + count, size)).map { query * 1_000 + $0 }
     }
 
-    var hasData: Bool { ["data", "loadingMore", "errorLoadingMore"].contains(state) }
+    /// The seven-state view: a refresh in flight or failed comes first, then the bottom's load.
+    var state: String {
+        if case .loading = refreshSlot { return "refreshing" }
+        if case .failed = refreshSlot { return "errorRefreshing" }
+        guard hasList else { return "uninitialized" }
+        if case .loading = appendSlot { return "loadingMore" }
+        if case .failed = appendSlot { return "errorLoadingMore" }
+        return listWasEmpty ? "noData" : "data"
+    }
 
-    private mutating func start(key: Int, firstPage: Bool) {
-        pending = Load(serial: firstSerial + loadsStarted, key: key, query: query, isFirstPage: firstPage)
-        loadsStarted += 1
-        if firstPage { usedKeys.insert(key) }
-        state = firstPage ? "refreshing" : "loadingMore"
+    var isEndReached: Bool { hasList && bottomReached }
+
+    /// The load in flight: a refresh runs alone, so there is at most one.
+    var pending: Load? {
+        if case .loading(let load) = refreshSlot { return load }
+        if case .loading(let load) = appendSlot { return load }
+        return nil
+    }
+
+    private mutating func load(key: Int, query: Int, firstPage: Bool) -> Load {
+        defer { loadsStarted += 1 }
+        return Load(serial: firstSerial + loadsStarted, key: key, query: query, isFirstPage: firstPage)
     }
 
     mutating func refresh(query newQuery: Int?) {
-        if state != "refreshing" {
-            beforeRefresh = state
+        if case .loading = refreshSlot {
+        } else {
+            slotBeforeRefresh = refreshSlot
             queryBeforeRefresh = query
-            if hasData {
-                positionBeforeRefresh = Position(nextKey: nextKey, isEndReached: isEndReached, usedKeys: usedKeys)
-            }
         }
+        appendSlot = .idle
         if let newQuery { query = newQuery }
-        usedKeys = []
-        start(key: 0, firstPage: true)
+        refreshSlot = .loading(load(key: 0, query: query, firstPage: true))
     }
 
     mutating func loadNext() {
-        guard state == "data", !isEndReached, pending == nil else { return }
-        start(key: nextKey, firstPage: false)
+        guard hasList, refreshSlot == .idle || isFailed(refreshSlot), appendSlot == .idle, !bottomReached else {
+            return
+        }
+        appendSlot = .loading(load(key: nextKey, query: itemsQuery, firstPage: false))
+    }
+
+    private func isFailed(_ slot: Slot) -> Bool {
+        if case .failed = slot { return true }
+        return false
     }
 
     mutating func preload(row: Int) {
@@ -114,31 +137,27 @@ struct PagingReference {
     }
 
     mutating func retry() {
-        switch state {
-        case "errorLoadingMore": start(key: failedKey, firstPage: false)
-        case "errorRefreshing": start(key: 0, firstPage: true)
-        case "noData": refresh(query: nil)
-        default: break
+        switch (refreshSlot, appendSlot) {
+        case (.failed(let key), _):
+            slotBeforeRefresh = refreshSlot
+            queryBeforeRefresh = query
+            appendSlot = .idle
+            refreshSlot = .loading(load(key: key, query: query, firstPage: true))
+        case (.idle, .failed(let key)):
+            appendSlot = .loading(load(key: key, query: itemsQuery, firstPage: false))
+        case (.idle, .idle) where hasList && listWasEmpty && items.isEmpty:
+            refresh(query: nil)
+        default:
+            break
         }
     }
 
     mutating func cancel() {
-        guard pending != nil else { return }
-        pending = nil
-        if state == "loadingMore" {
-            state = "data"
-            return
-        }
-        query = queryBeforeRefresh
-        if ["data", "loadingMore", "errorLoadingMore"].contains(beforeRefresh) {
-            if let position = positionBeforeRefresh {
-                nextKey = position.nextKey
-                isEndReached = position.isEndReached
-                usedKeys = position.usedKeys
-            }
-            state = "data"
-        } else {
-            state = beforeRefresh
+        if case .loading = refreshSlot {
+            refreshSlot = slotBeforeRefresh
+            query = queryBeforeRefresh
+        } else if case .loading = appendSlot {
+            appendSlot = .idle
         }
     }
 
@@ -151,7 +170,7 @@ struct PagingReference {
             return
         }
         guard let load = pending, load.serial == serial else { return }
-        pending = nil
+        if load.isFirstPage { refreshSlot = .idle } else { appendSlot = .idle }
         guard case .page(let pageItems, let pageTotal, let next) = reply else {
             return fail(load)
         }
@@ -166,7 +185,8 @@ struct PagingReference {
             nextKey = next
             ends = pageItems.isEmpty || next == nil
         }
-        if !ends, let nextKey, usedKeys.contains(nextKey) {
+        let used: Set<Int> = load.isFirstPage ? [load.key] : usedKeys
+        if !ends, let nextKey, used.contains(nextKey) {
             return fail(load)
         }
         let kept = keep(pageItems, firstPage: load.isFirstPage)
@@ -174,27 +194,26 @@ struct PagingReference {
             items = kept
             itemsQuery = load.query
             pages = 1
-            positionBeforeRefresh = nil
-            state = pageItems.isEmpty ? "noData" : "data"
+            usedKeys = [load.key]
+            hasList = true
+            listWasEmpty = pageItems.isEmpty
         } else {
             items += kept
             pages += 1
-            state = "data"
         }
         if !ends, let nextKey {
             usedKeys.insert(nextKey)
             self.nextKey = nextKey
         }
-        isEndReached = ends
+        bottomReached = ends
         total = configuration.model == .offset ? pageTotal : nil
     }
 
     private mutating func fail(_ load: Load) {
         if load.isFirstPage {
-            state = "errorRefreshing"
+            refreshSlot = .failed(key: load.key)
         } else {
-            state = "errorLoadingMore"
-            failedKey = load.key
+            appendSlot = .failed(key: load.key)
         }
     }
 

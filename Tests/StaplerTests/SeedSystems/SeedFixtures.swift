@@ -3,6 +3,7 @@ import Foundation
 import Reactive
 import Stapler
 import TestSupport
+import Testing
 
 // Shared by the seed-system suites, the page-model tests and the paging-hazard tests.
 
@@ -60,6 +61,8 @@ extension Paginator where Item: Equatable {
             case .reloaded: log.append(.reloaded(Array(update.newItems)))
             case .appended(let rows): log.append(.appended(Array(update.newItems), at: rows))
             case .cleared: log.append(.cleared)
+            case .inserted, .removed, .updated, .difference:
+                Issue.record("the seed systems page one way and edit nothing, yet got \(update.change)")
             }
         }
         return log

@@ -72,6 +72,8 @@ struct TIPaginationSeedTests {
                     case .cleared:  // clearContent()
                         screen.rows = []
                         screen.calls.append("clearContent()")
+                    case .inserted, .removed, .updated, .difference:
+                        screen.calls.append("unexpected \(update.change)")
                     }
                 }
             }

@@ -1,0 +1,84 @@
+extension ItemsDifference {
+    /// The difference from `old` to `new`, matching items by `identity`.
+    ///
+    /// Items are matched by identity in order of occurrence (so repeated identities never trap); the
+    /// matched items that keep their relative order are the longest increasing run of their old
+    /// indices, and every other matched item is a move. A matched item whose content changed (told by
+    /// `==` when the items are `Equatable`; always assumed otherwise) is an update. Applying the result
+    /// to `old` yields `new`.
+    ///
+    /// - Complexity: O((old + new) log (old + new)) integer work, plus one identity per item.
+    @usableFromInline
+    init<Item>(from old: PagedItems<Item>, to new: PagedItems<Item>, by identity: @Sendable (Item) -> AnyHashable) {
+        let oldItems = Array(old)
+        let newItems = Array(new)
+        var positions: [AnyHashable: [Int]] = [:]
+        positions.reserveCapacity(oldItems.count)
+        for (index, item) in oldItems.enumerated() { positions[identity(item), default: []].append(index) }
+        var taken: [AnyHashable: Int] = [:]
+        var oldIndexOfNew = [Int](repeating: -1, count: newItems.count)
+        var matched = [Bool](repeating: false, count: oldItems.count)
+        for (index, item) in newItems.enumerated() {
+            let id = identity(item)
+            let next = taken[id, default: 0]
+            if let candidates = positions[id], next < candidates.count {
+                oldIndexOfNew[index] = candidates[next]
+                matched[candidates[next]] = true
+                taken[id] = next + 1
+            }
+        }
+        let staying = Self.longestIncreasingRun(oldIndexOfNew)
+        var insertions: [Int] = []
+        var moves: [Move] = []
+        var updates: [Int] = []
+        for (index, oldIndex) in oldIndexOfNew.enumerated() {
+            if oldIndex < 0 {
+                insertions.append(index)
+                continue
+            }
+            if !staying[index] { moves.append(Move(from: oldIndex, to: index)) }
+            if !Self.sameContent(oldItems[oldIndex], newItems[index]) { updates.append(index) }
+        }
+        let removals = matched.indices.filter { !matched[$0] }
+        self.init(removals: removals, insertions: insertions, moves: moves, updates: updates)
+    }
+
+    /// Marks the entries (by new index) that belong to one longest strictly increasing run of old
+    /// indices; unmatched entries (-1) are skipped.
+    @usableFromInline
+    static func longestIncreasingRun(_ values: [Int]) -> [Bool] {
+        var tails: [Int] = []  // index into `values` of the smallest tail of each run length
+        var previous = [Int](repeating: -1, count: values.count)
+        for (index, value) in values.enumerated() where value >= 0 {
+            var low = 0
+            var high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { previous[index] = tails[low - 1] }
+            if low == tails.count { tails.append(index) } else { tails[low] = index }
+        }
+        var marks = [Bool](repeating: false, count: values.count)
+        var cursor = tails.last ?? -1
+        while cursor >= 0 {
+            marks[cursor] = true
+            cursor = previous[cursor]
+        }
+        return marks
+    }
+
+    /// Whether two items have the same content: `==` when they are `Equatable`, else `false`.
+    @usableFromInline
+    static func sameContent<Item>(_ left: Item, _ right: Item) -> Bool {
+        guard let left = left as? any Equatable else { return false }
+        return left.isEqual(toAny: right)
+    }
+}
+
+extension Equatable {
+    /// Whether `other` is a value of this type equal to `self`.
+    fileprivate func isEqual(toAny other: Any) -> Bool {
+        (other as? Self) == self
+    }
+}

@@ -1,0 +1,109 @@
+/// One direction's load: nothing, a load in flight, or the request that failed (what `retry()` asks
+/// for again).
+@usableFromInline
+enum LoadSlot<Key: Sendable, Query: Sendable, Failure: Error> {
+    case idle
+    case loading(PageLoad<Key, Query>)
+    case failed(PagingError<Failure>, PageRequest<Key, Query>)
+
+    /// The load in flight.
+    @inlinable
+    var load: PageLoad<Key, Query>? {
+        if case .loading(let load) = self { return load }
+        return nil
+    }
+
+    /// Whether the load in flight has `ticket`.
+    @inlinable
+    func holds(_ ticket: UInt64) -> Bool {
+        if case .loading(let load) = self { return load.ticket == ticket }
+        return false
+    }
+
+    /// The error of the failed request.
+    @inlinable
+    var error: PagingError<Failure>? {
+        if case .failed(let error, _) = self { return error }
+        return nil
+    }
+
+    /// The public state of this slot, given whether its edge of the list was reached.
+    @inlinable
+    func loadState(endReached: Bool) -> LoadState<Failure> {
+        switch self {
+        case .idle: .idle(endReached: endReached)
+        case .loading: .loading
+        case .failed(let error, _): .failed(error)
+        }
+    }
+}
+
+/// A load in flight: its ticket (what its answers must carry to be applied) and its request.
+@usableFromInline
+struct PageLoad<Key: Sendable, Query: Sendable> {
+    @usableFromInline let ticket: UInt64
+    @usableFromInline let request: PageRequest<Key, Query>
+
+    @inlinable
+    init(ticket: UInt64, request: PageRequest<Key, Query>) {
+        self.ticket = ticket
+        self.request = request
+    }
+}
+
+/// The keys of one loaded page, as the server sent them.
+@usableFromInline
+struct PageKeys<Key: Sendable> {
+    /// The key the page was requested with.
+    @usableFromInline let key: Key
+    /// The key of the page before it, `nil` at the top.
+    @usableFromInline let previousKey: Key?
+    /// The key of the page after it, `nil` at the bottom.
+    @usableFromInline let nextKey: Key?
+
+    @inlinable
+    init(key: Key, previousKey: Key?, nextKey: Key?) {
+        self.key = key
+        self.previousKey = previousKey
+        self.nextKey = nextKey
+    }
+}
+
+/// The keys of the loaded pages, in list order; adding or removing a page at either end is O(1),
+/// amortised.
+///
+/// Pages prepended are kept in reverse in `front`, pages appended in order in `back`.
+@usableFromInline
+struct PageKeyList<Key: Sendable> {
+    @usableFromInline var front: ContiguousArray<PageKeys<Key>> = []
+    @usableFromInline var back: ContiguousArray<PageKeys<Key>> = []
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var count: Int { front.count + back.count }
+
+    @inlinable
+    var first: PageKeys<Key>? { front.last ?? back.first }
+
+    @inlinable
+    var last: PageKeys<Key>? { back.last ?? front.first }
+
+    @inlinable
+    subscript(index: Int) -> PageKeys<Key> {
+        index < front.count ? front[front.count - 1 - index] : back[index - front.count]
+    }
+
+    @inlinable
+    mutating func append(_ keys: PageKeys<Key>) { back.append(keys) }
+
+    @inlinable
+    mutating func prepend(_ keys: PageKeys<Key>) { front.append(keys) }
+
+    @inlinable
+    mutating func removeAll() {
+        front.removeAll()
+        back.removeAll()
+    }
+}

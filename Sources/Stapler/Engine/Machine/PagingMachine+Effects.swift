@@ -1,0 +1,85 @@
+extension PagingMachine {
+    /// What the engine must do after a transition.
+    ///
+    /// Effects hold flags and plain values only: a generic payload would make every transition, even one
+    /// that does nothing, destroy its effects through value witnesses.
+    @usableFromInline
+    struct Effects {
+        /// The directions whose slot now holds a load to start.
+        @usableFromInline var started: DirectionSet = []
+        /// Tickets of loads to dispose (at most one per direction).
+        @usableFromInline var cancelledRefresh: UInt64?
+        @usableFromInline var cancelledPrepend: UInt64?
+        @usableFromInline var cancelledAppend: UInt64?
+        /// Whether the snapshot changed and must be published.
+        @usableFromInline var publish = false
+        /// Whether a page was applied (its metadata became the snapshot's).
+        @usableFromInline var appliesPage = false
+        /// Whether the query changed (a refresh with a query, or a cancelled one that restored the old).
+        @usableFromInline var changesQuery = false
+        /// The items change to publish with the snapshot.
+        @usableFromInline var itemsChange: ItemsChange?
+        /// The items before ``itemsChange``.
+        @usableFromInline var previousItems = PagedItems<Item>()
+        /// The error of an edge page that failed, for `errorsAfterFirstPage`.
+        @usableFromInline var laterPageError: PagingError<Failure>?
+        /// First-page outcomes to report, by generation.
+        @usableFromInline var firstPageOutcomes: [(generation: UInt64, outcome: FirstPageOutcome<Failure>)] = []
+        /// Set by transitions outside the seed's table (a restored list); skips the transition check.
+        @usableFromInline var allowsAnyMove = false
+
+        @inlinable
+        init() {}
+
+        @inlinable
+        var isEmpty: Bool {
+            started.isEmpty && cancelledRefresh == nil && cancelledPrepend == nil && cancelledAppend == nil
+                && !publish && firstPageOutcomes.isEmpty
+        }
+
+        /// Whether a load starts.
+        @inlinable
+        var startsLoad: Bool { !started.isEmpty }
+
+        /// Records that the load with `ticket` of `direction` must be disposed.
+        @inlinable
+        mutating func cancel(_ ticket: UInt64, of direction: PageDirection) {
+            switch direction {
+            case .refresh: cancelledRefresh = ticket
+            case .prepend: cancelledPrepend = ticket
+            case .append: cancelledAppend = ticket
+            }
+        }
+
+        /// The ticket to dispose in `direction`, if any.
+        @inlinable
+        func cancelled(_ direction: PageDirection) -> UInt64? {
+            switch direction {
+            case .refresh: cancelledRefresh
+            case .prepend: cancelledPrepend
+            case .append: cancelledAppend
+            }
+        }
+    }
+}
+
+/// A set of directions, one bit each.
+@usableFromInline
+struct DirectionSet: OptionSet, Sendable {
+    @usableFromInline let rawValue: UInt8
+
+    @inlinable
+    init(rawValue: UInt8) {
+        self.rawValue = rawValue
+    }
+
+    @inlinable
+    init(_ direction: PageDirection) {
+        rawValue = 1 << UInt8(direction.rawValue)
+    }
+
+    @inlinable
+    func contains(_ direction: PageDirection) -> Bool {
+        contains(DirectionSet(direction))
+    }
+}

@@ -1,0 +1,235 @@
+extension PagingMachine {
+    /// What the machine is asked to do (the engine calls the `receive` methods directly; this is the
+    /// same dispatch, for tests).
+    @usableFromInline
+    enum Input {
+        /// Start a new generation from the opening key, with a new query or the current one.
+        case refresh(query: Query?)
+        /// Load the next page; with `retryingFailedPage`, a failed next page is requested again.
+        case loadNext(retryingFailedPage: Bool)
+        /// Load the previous page.
+        case loadPrevious
+        /// Load a page at whichever edge row `index` is within `distance` rows of.
+        case preload(index: Int, distance: Int)
+        /// Request what failed again.
+        case retry
+        /// Cancel the loads in flight; `generation` limits it to a first-page load of that generation.
+        case cancel(generation: UInt64?)
+        /// A load's page arrived; `identities` are its items' identities when deduplicating.
+        case loaded(ticket: UInt64, page: Page<Item, Key, Metadata>, identities: [AnyHashable]?)
+        /// A load failed.
+        case failed(ticket: UInt64, error: PagingError<Failure>)
+        /// A load ended without a page or an error (it was interrupted).
+        case interrupted(ticket: UInt64)
+    }
+
+    /// Applies `input` and returns the effects to run.
+    ///
+    /// - Complexity: O(1) for every input but a page, which costs O(page size + log pages).
+    @inlinable
+    mutating func handle(_ input: Input) -> Effects {
+        switch input {
+        case .refresh(let newQuery): receiveRefresh(query: newQuery)
+        case .loadNext(let retrying): receiveLoadNext(retryingFailedPage: retrying)
+        case .loadPrevious: receiveLoadPrevious()
+        case .preload(let index, let distance):
+            receivePreload(index: index, distance: distance, seenLeadingCount: nil, seenListSerial: nil)
+        case .retry: receiveRetry()
+        case .cancel(let generation): receiveCancel(generation: generation)
+        case .loaded(let ticket, let page, let identities):
+            receiveLoaded(ticket: ticket, page: page, identities: identities)
+        case .failed(let ticket, let error): receiveFailed(ticket: ticket, error: error)
+        case .interrupted(let ticket): receiveInterrupted(ticket: ticket)
+        }
+    }
+
+    /// Starts a new generation at the opening key (``RefreshMode/restart``).
+    @inlinable
+    mutating func receiveRefresh(query newQuery: Query?) -> Effects {
+        receiveRefresh(.restart, query: newQuery)
+    }
+
+    /// Starts a new generation in `mode`.
+    @inlinable
+    mutating func receiveRefresh(_ mode: RefreshMode<Key>, query newQuery: Query?) -> Effects {
+        var effects = Effects()
+        refresh(mode, query: newQuery, &effects)
+        checkInvariants()
+        return effects
+    }
+
+    /// Loads the next page if the bottom edge can page.
+    ///
+    /// With `retrying`, a failed next page is requested again. With `afterFailedRefresh` false, nothing loads while a refresh failure stands
+    /// (the `Stapler` facade's rule: after a failed refresh only a refresh pages again).
+    @inlinable
+    mutating func receiveLoadNext(retryingFailedPage retrying: Bool, afterFailedRefresh: Bool = true) -> Effects {
+        var effects = Effects()
+        if !afterFailedRefresh, refreshSlot.error != nil {
+            // The facade's contract: a failed refresh waits for the next refresh.
+        } else if canLoad(.append) {
+            startEdgeLoad(.append, &effects)
+        } else if retrying, refreshSlot.load == nil, case .failed(_, let request) = appendSlot {
+            startLoad(request, in: .append, &effects)
+        }
+        if effects.startsLoad { publish(&effects) }
+        checkInvariants()
+        return effects
+    }
+
+    /// Loads the previous page if the top edge can page.
+    @inlinable
+    mutating func receiveLoadPrevious() -> Effects {
+        var effects = Effects()
+        if canLoad(.prepend) {
+            startEdgeLoad(.prepend, &effects)
+            publish(&effects)
+        }
+        checkInvariants()
+        return effects
+    }
+
+    /// Loads a page at each edge that row `index` is within `distance` rows of.
+    ///
+    /// `index` refers to the snapshot an observer last saw: when it is a snapshot of the same list
+    /// (`seenListSerial`), the index moves down by the rows prepended since (`seenLeadingCount`), so a
+    /// user interface that lags behind never asks for a prepend it has already had.
+    @inlinable
+    mutating func receivePreload(
+        index: Int, distance: Int, seenLeadingCount: Int?, seenListSerial: UInt64?
+    ) -> Effects {
+        var index = index
+        if let seenLeadingCount, seenListSerial == snapshot.listSerial {
+            index += snapshot.leadingCount - seenLeadingCount
+        }
+        let count = snapshot.items.count
+        guard index >= 0, index < count else { return Effects() }
+        var effects = Effects()
+        if index <= distance, canLoad(.prepend) { startEdgeLoad(.prepend, &effects) }
+        if index >= count - 1 - distance, canLoad(.append) { startEdgeLoad(.append, &effects) }
+        if effects.startsLoad { publish(&effects) }
+        checkInvariants()
+        return effects
+    }
+
+    /// Requests again what failed: a failed refresh alone (it supersedes the edges), else every failed
+    /// edge; on an empty list with nothing failed, reloads it as a refresh does.
+    @inlinable
+    mutating func receiveRetry() -> Effects {
+        var effects = Effects()
+        switch refreshSlot {
+        case .failed(_, let request):
+            if let ticket = prependSlot.load?.ticket { effects.cancel(ticket, of: .prepend) }
+            if let ticket = appendSlot.load?.ticket { effects.cancel(ticket, of: .append) }
+            prependSlot = .idle
+            appendSlot = .idle
+            slotBeforeRefresh = refreshSlot
+            queryBeforeRefresh = query
+            startLoad(request, in: .refresh, &effects)
+            publish(&effects)
+        case .loading:
+            break
+        case .idle:
+            for direction in [PageDirection.prepend, .append] {
+                if case .failed(_, let request) = self[slot: direction] {
+                    startLoad(request, in: direction, &effects)
+                }
+            }
+            if effects.startsLoad {
+                publish(&effects)
+            } else if hasList, listWasEmpty, snapshot.items.isEmpty {
+                // "Try again" on an empty list reloads it, as a refresh with the same query does.
+                refresh(.restart, query: nil, &effects)
+            }
+        }
+        checkInvariants()
+        return effects
+    }
+
+    /// Cancels the loads in flight; see ``Input/cancel(generation:)``.
+    @inlinable
+    mutating func receiveCancel(generation: UInt64?) -> Effects {
+        var effects = Effects()
+        if let generation {
+            if generation == snapshot.generation, refreshSlot.load != nil { cancelRefresh(&effects) }
+        } else if refreshSlot.load != nil {
+            cancelRefresh(&effects)
+        } else {
+            cancelEdge(.prepend, &effects)
+            cancelEdge(.append, &effects)
+        }
+        if effects.publish { checkInvariants() }
+        return effects
+    }
+
+    /// Handles a load that ended with neither a page nor an error: as `cancel()` of that load alone.
+    @inlinable
+    mutating func receiveInterrupted(ticket: UInt64) -> Effects {
+        var effects = Effects()
+        switch direction(of: ticket) {
+        case .refresh?: cancelRefresh(&effects)
+        case .some(let edge): cancelEdge(edge, &effects)
+        case nil: break
+        }
+        checkInvariants()
+        return effects
+    }
+
+    // MARK: Transitions
+
+    /// Disposes the refresh in flight and undoes it: the query and refresh slot it left come back; the
+    /// list shown and its keys were never touched, so its edges page on where they stood.
+    @inlinable
+    mutating func cancelRefresh(_ effects: inout Effects) {
+        guard let load = refreshSlot.load else { return }
+        effects.cancel(load.ticket, of: .refresh)
+        effects.firstPageOutcomes.append((snapshot.generation, .cancelled))
+        refreshSlot = slotBeforeRefresh
+        reload = nil
+        query = queryBeforeRefresh
+        effects.changesQuery = true
+        publish(&effects)
+    }
+
+    /// Disposes the load in flight at `edge`, if any; the edge can load the same page again.
+    @inlinable
+    mutating func cancelEdge(_ edge: PageDirection, _ effects: inout Effects) {
+        guard let load = self[slot: edge].load else { return }
+        effects.cancel(load.ticket, of: edge)
+        self[slot: edge] = .idle
+        publish(&effects)
+    }
+
+    /// Starts a load of the next page at `edge` (which ``canLoad(_:)``).
+    @inlinable
+    mutating func startEdgeLoad(_ edge: PageDirection, _ effects: inout Effects) {
+        let index: Int
+        let key: Key
+        var following: Key?
+        if edge == .append {
+            key = bottomKey.unsafelyUnwrapped
+            index = pageKeys.back.count
+            secondPageRequested = true
+        } else {
+            key = topKey.unsafelyUnwrapped
+            index = -(leadingPages + 1)
+            following = pageKeys.first?.key
+        }
+        let request = Request(
+            key: key, pageSize: pageSize, query: listQuery, pageIndex: index, direction: edge, followingKey: following)
+        startLoad(request, in: edge, &effects)
+    }
+
+    /// How many of the shown pages were prepended.
+    @inlinable
+    var leadingPages: Int { pageKeys.front.count }
+
+    /// Puts a new load of `request` in `direction`'s slot, superseding the one there.
+    @inlinable
+    mutating func startLoad(_ request: Request, in direction: PageDirection, _ effects: inout Effects) {
+        if let ticket = self[slot: direction].load?.ticket { effects.cancel(ticket, of: direction) }
+        lastTicket &+= 1
+        self[slot: direction] = .loading(Load(ticket: lastTicket, request: request))
+        effects.started.insert(DirectionSet(direction))
+    }
+}

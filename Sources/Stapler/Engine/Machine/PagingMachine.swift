@@ -1,0 +1,201 @@
+/// The pure state machine of the paging engine: a two-ended list of pages and one load slot per
+/// direction.
+///
+/// It owns every piece of paging state (the items and each page's keys, the load of each direction,
+/// the keys used, the dedup set) and changes it only through its `receive...` methods, which return the
+/// effects to run: start or dispose loads, publish a new snapshot, report an error or a first-page
+/// outcome. The engine calls them under its lock and runs the effects after unlocking, so the machine
+/// never calls user code.
+///
+/// Every load has a ticket; an answer is applied only if its ticket is the one its direction's slot
+/// holds, so an answer of a superseded load (after a refresh, a query change, a cancel, a retry) is
+/// dropped whenever and on whatever thread it arrives, in every direction.
+///
+/// What is valid is spelled by the slots: a refresh in flight means both edge slots are idle; an edge
+/// loads only while a list is shown (``hasList``). The seven-state ``PagingState`` and the
+/// ``LoadStates`` are derived from the slots when a snapshot is published (``publish(_:)``).
+@usableFromInline
+struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error> {
+    @usableFromInline typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>
+    @usableFromInline typealias Request = PageRequest<Key, Query>
+    @usableFromInline typealias Load = PageLoad<Key, Query>
+    @usableFromInline typealias Slot = LoadSlot<Key, Query, Failure>
+
+    /// The key a restart loads: the source's first key, or the key the list was last opened at.
+    @usableFromInline var openingKey: Key
+    @usableFromInline let pageSize: Int
+    /// The query of the current generation (the latest refresh's, even while it loads or after it failed).
+    @usableFromInline var query: Query
+    /// The query of the list shown: what edge loads ask with.
+    @usableFromInline var listQuery: Query
+    /// What the machine publishes; its derived fields are brought up to date by ``publish(_:)``.
+    @usableFromInline var snapshot: Snapshot
+
+    @usableFromInline var refreshSlot: Slot = .idle
+    @usableFromInline var prependSlot: Slot = .idle
+    @usableFromInline var appendSlot: Slot = .idle
+
+    /// Whether a first page was applied: a list (maybe empty) is shown and its edges can page.
+    @usableFromInline var hasList = false
+    /// Whether the shown list's first page was empty (`noData`).
+    @usableFromInline var listWasEmpty = false
+    /// The keys of each shown page, in list order.
+    @usableFromInline var pageKeys = PageKeyList<Key>()
+    /// The key the next prepend asks for; `nil` once the top is reached.
+    @usableFromInline var topKey: Key?
+    /// The key the next append asks for; `nil` once the bottom is reached.
+    @usableFromInline var bottomKey: Key?
+    /// Every key used by the shown list (the guard against keys that loop, in both directions).
+    @usableFromInline var usedKeys: Set<Key> = []
+    /// The identities of the shown items and of every item removed from the list, when deduplicating.
+    @usableFromInline var loadedIdentities: Set<AnyHashable> = []
+    @usableFromInline var secondPageRequested = false
+    @usableFromInline var lastTicket: UInt64 = 0
+    /// What `cancel()` of a refresh goes back to: the refresh slot and the query the refresh left.
+    @usableFromInline var slotBeforeRefresh: Slot = .idle
+    @usableFromInline var queryBeforeRefresh: Query
+    /// A reload of every page in progress (``RefreshMode/reloadAll``).
+    @usableFromInline var reload: ReloadProgress?
+
+    @inlinable
+    init(firstKey: Key, pageSize: Int, query: Query) {
+        openingKey = firstKey
+        self.pageSize = pageSize
+        self.query = query
+        listQuery = query
+        queryBeforeRefresh = query
+        snapshot = .initial
+    }
+
+    /// The pages of a reload-all refresh loaded so far, and how many to load.
+    @usableFromInline
+    struct ReloadProgress {
+        @usableFromInline var pages: [Page<Item, Key, Metadata>] = []
+        @usableFromInline var identities: [[AnyHashable]?] = []
+        @usableFromInline let target: Int
+
+        @inlinable
+        init(target: Int) {
+            self.target = target
+        }
+    }
+
+    /// The load in flight of any direction (the refresh's first), for tests and assertions.
+    @inlinable
+    var inFlight: Load? {
+        refreshSlot.load ?? appendSlot.load ?? prependSlot.load
+    }
+
+    /// The slot of `direction`.
+    @inlinable
+    subscript(slot direction: PageDirection) -> Slot {
+        get {
+            switch direction {
+            case .refresh: refreshSlot
+            case .prepend: prependSlot
+            case .append: appendSlot
+            }
+        }
+        set {
+            switch direction {
+            case .refresh: refreshSlot = newValue
+            case .prepend: prependSlot = newValue
+            case .append: appendSlot = newValue
+            }
+        }
+    }
+
+    /// The direction whose load in flight has `ticket`, if any.
+    @inlinable
+    func direction(of ticket: UInt64) -> PageDirection? {
+        if refreshSlot.holds(ticket) { return .refresh }
+        if appendSlot.holds(ticket) { return .append }
+        if prependSlot.holds(ticket) { return .prepend }
+        return nil
+    }
+
+    // MARK: Publishing
+
+    /// The seven-state view of the slots.
+    @inlinable
+    var derivedState: PagingState<Failure> {
+        switch refreshSlot {
+        case .loading: return .refreshing
+        case .failed(let error, _): return .errorRefreshing(error)
+        case .idle: break
+        }
+        guard hasList else { return .uninitialized }
+        if appendSlot.load != nil || prependSlot.load != nil { return .loadingMore }
+        if let error = appendSlot.error ?? prependSlot.error { return .errorLoadingMore(error) }
+        return listWasEmpty ? .noData : .data
+    }
+
+    /// Brings the snapshot's derived fields up to date and marks it for publication.
+    @inlinable
+    mutating func publish(_ effects: inout Effects) {
+        let state = derivedState
+        #if STAPLER_INTERNAL_CHECKS
+            precondition(
+                snapshot.state.name == state.name || snapshot.state.canMove(to: state)
+                    || effects.allowsAnyMove,
+                "illegal paging transition \(snapshot.state.name) -> \(state.name)")
+        #endif
+        snapshot.state = state
+        snapshot.loadStates = LoadStates(
+            refresh: refreshSlot.loadState(endReached: false),
+            prepend: prependSlot.loadState(endReached: hasList && topKey == nil),
+            append: appendSlot.loadState(endReached: hasList && bottomKey == nil))
+        snapshot.isEndReached = hasList && bottomKey == nil
+        snapshot.pages = snapshot.items.pageCount
+        switch state {
+        case .data, .loadingMore:
+            snapshot.showsNextPageIndicator = secondPageRequested && !snapshot.isEndReached
+        default:
+            snapshot.showsNextPageIndicator = false
+        }
+        effects.publish = true
+    }
+
+    /// Whether an edge load could start now in `direction` (what ``PagingGate`` records).
+    @inlinable
+    func canLoad(_ direction: PageDirection) -> Bool {
+        guard hasList, refreshSlot.load == nil else { return false }
+        switch direction {
+        case .append: return appendSlot.load == nil && appendSlot.error == nil && bottomKey != nil
+        case .prepend: return prependSlot.load == nil && prependSlot.error == nil && topKey != nil
+        case .refresh: return false
+        }
+    }
+
+    /// Whether the failed later page could be requested again now.
+    @inlinable
+    var canRetryNext: Bool {
+        appendSlot.error != nil && refreshSlot.load == nil
+    }
+
+    @inlinable
+    func checkInvariants() {
+        #if STAPLER_INTERNAL_CHECKS
+            if refreshSlot.load != nil {
+                precondition(prependSlot.load == nil && appendSlot.load == nil, "a refresh runs alone")
+            }
+            if !hasList {
+                precondition(prependSlot.load == nil && appendSlot.load == nil, "edges load only a shown list")
+            }
+            precondition(pageKeys.count == snapshot.items.pageCount, "one key record per page")
+            precondition(snapshot.leadingCount >= 0, "counts are never negative")
+            snapshot.items.checkInvariants()
+        #endif
+    }
+}
+
+/// How the first-page load of a generation ended, for the actions that started it.
+@usableFromInline
+enum FirstPageOutcome<Failure: Error>: Sendable {
+    case loaded
+    case failed(PagingError<Failure>)
+    /// A newer refresh replaced it.
+    case superseded
+    /// `cancel()` stopped it.
+    case cancelled
+}

@@ -1,0 +1,122 @@
+import Reactive
+
+extension PagingEngine {
+    // MARK: Published values
+
+    /// The published value in `slot`, made by `make` on first use.
+    ///
+    /// `make` runs under the outbox lock: it must make the value from the outbox's published snapshot and
+    /// register its stager, and call no user code.
+    @inlinable
+    func published<Value: AnyObject>(_ slot: PublishedSlot, make: (inout Outbox) -> Value) -> Value {
+        outbox.withLock { box in
+            if let made = box.values[slot.rawValue] { return unsafeDowncast(made, to: Value.self) }
+            let made = make(&box)
+            box.values[slot.rawValue] = made
+            return made
+        }
+    }
+
+    /// The property in `slot`, holding `project` of each published snapshot.
+    ///
+    /// - Parameters:
+    ///   - slot: Where the property is kept.
+    ///   - project: Pure; runs under the outbox lock for every publication.
+    ///   - isEquivalent: When given, a publication that projects an equivalent value notifies nobody. It
+    ///     must be an equivalence relation (each value is compared with the previous publication's).
+    /// - Returns: The read-only property.
+    @inlinable
+    func property<Value: Sendable>(
+        _ slot: PublishedSlot,
+        _ project: @escaping @Sendable (Snapshot) -> Value,
+        skipping isEquivalent: (@Sendable (Value, Value) -> Bool)? = nil
+    ) -> Property<Value> {
+        published(slot) { box in
+            let (property, writer) = PropertyWriter.make(project(box.published.snapshot))
+            if let isEquivalent {
+                box.stagers.append { publication, previous in
+                    let value = project(publication.snapshot)
+                    return isEquivalent(project(previous.snapshot), value) ? nil : writer.stage(value)
+                }
+            } else {
+                box.stagers.append { publication, _ in writer.stage(project(publication.snapshot)) }
+            }
+            return property
+        }
+    }
+
+    /// The property in `slot`, holding `project` of each snapshot, changing only with publications for
+    /// which `changes` holds (for values that cannot be compared).
+    ///
+    /// - Returns: The read-only property.
+    @inlinable
+    func property<Value: Sendable>(
+        _ slot: PublishedSlot,
+        _ project: @escaping @Sendable (Snapshot) -> Value,
+        changingWhen changes: @escaping @Sendable (Publication) -> Bool
+    ) -> Property<Value> {
+        published(slot) { box in
+            let (property, writer) = PropertyWriter.make(project(box.published.snapshot))
+            box.stagers.append { publication, _ in
+                changes(publication) ? writer.stage(project(publication.snapshot)) : nil
+            }
+            return property
+        }
+    }
+
+    /// The property holding the query of the current generation.
+    @inlinable
+    var queryProperty: Property<Query> {
+        published(.query) { box in
+            let (property, writer) = PropertyWriter.make(box.published.query)
+            box.stagers.append { publication, _ in
+                publication.changesQuery ? writer.stage(publication.query) : nil
+            }
+            return property
+        }
+    }
+
+    /// The signal in `slot`, of `project` of each publication, for those that project a value.
+    ///
+    /// - Returns: The signal; it completes when the owner calls ``close()``.
+    @inlinable
+    func signal<Value: Sendable>(
+        _ slot: PublishedSlot, _ project: @escaping @Sendable (Publication) -> Value?
+    ) -> Signal<Value, Never> {
+        published(slot) { box in
+            let (signal, writer) = SignalWriter<Value>.make()
+            box.stagers.append { publication, _ in
+                project(publication).flatMap { writer.stage($0) }
+            }
+            box.completions.append { writer.complete() }
+            return signal
+        }
+    }
+
+    /// Completes every signal made by ``signal(_:_:)`` and lets go of every value made so far; the owner
+    /// calls it when it is released.
+    ///
+    /// A property someone still holds keeps changing with the engine (the stagers hold its storage), as it
+    /// did while the owner lived; one nobody holds is released, which completes its signal.
+    func close() {
+        let (values, completions) = outbox.withLock { box in
+            defer {
+                box.values = Array(repeating: nil, count: PublishedSlot.allCases.count)
+                box.completions = []
+            }
+            return (box.values, box.completions)
+        }
+        for complete in completions { complete() }
+        withExtendedLifetime(values) {}
+    }
+
+}
+
+/// The values a paginator publishes, one slot each in its engine's outbox.
+@usableFromInline
+enum PublishedSlot: Int, CaseIterable {
+    case snapshot, state, loadStates, items, pages, total, isEndReached, query, metadata, showsNextPageIndicator
+    case presentation, updates, errorsAfterFirstPage
+    /// The `Stapler` facade's total, 0 until a page reports one.
+    case totalOrZero
+}

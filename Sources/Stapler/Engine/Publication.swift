@@ -1,0 +1,51 @@
+/// One published change of a paginator: the snapshot, with the items change and the edge error that
+/// came with it.
+///
+/// Copies of so large a generic value go through its value witnesses even in specialised code, so the
+/// engine makes one copy of the snapshot per publication and moves it from there on.
+@usableFromInline
+struct PagingPublication<Item: Sendable, Query: Sendable, Metadata: Sendable, Failure: Error> {
+    @usableFromInline let snapshot: PagingSnapshot<Item, Metadata, Failure>
+    /// How the items changed, if they did.
+    @usableFromInline var itemsChange: ItemsChange?
+    /// The items before ``itemsChange``.
+    @usableFromInline let previousItems: PagedItems<Item>
+    /// The error of an edge page that failed, if one did.
+    @usableFromInline let laterPageError: PagingError<Failure>?
+    /// Whether the transition applied a page.
+    @usableFromInline let appliesPage: Bool
+    /// The query of the current generation.
+    @usableFromInline let query: Query
+    /// Whether the transition changed the query.
+    @usableFromInline let changesQuery: Bool
+
+    @inlinable
+    init(
+        snapshot: PagingSnapshot<Item, Metadata, Failure>, itemsChange: ItemsChange?, previousItems: PagedItems<Item>,
+        laterPageError: PagingError<Failure>?, appliesPage: Bool, query: Query, changesQuery: Bool
+    ) {
+        self.snapshot = snapshot
+        self.itemsChange = itemsChange
+        self.previousItems = previousItems
+        self.laterPageError = laterPageError
+        self.appliesPage = appliesPage
+        self.query = query
+        self.changesQuery = changesQuery
+    }
+
+    /// The publication of a paginator that has done nothing yet.
+    @inlinable
+    static func initial(query: Query) -> PagingPublication {
+        PagingPublication(
+            snapshot: .initial, itemsChange: nil, previousItems: PagedItems(), laterPageError: nil, appliesPage: false,
+            query: query, changesQuery: false)
+    }
+
+    /// The items change with the snapshots before and after it, if the items changed.
+    @inlinable
+    var itemsUpdate: ItemsUpdate<Item, Metadata>? {
+        itemsChange.map {
+            ItemsUpdate(previous: previousItems, items: snapshot.items, change: $0, metadata: snapshot.metadata)
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// How a refresh reloads the list.
+///
+/// Every mode starts a new generation: loads in flight are disposed and their answers never applied,
+/// and the rows shown stay until the refresh commits (or stay for good if it fails).
+public enum RefreshMode<Key: Sendable>: Sendable {
+    /// Load the first page again at the key the list was opened at (the source's first key, or the key
+    /// of the latest ``open(at:)``), and replace the list with it.
+    case restart
+    /// Open the list at `key`: its first page is the page of that key, and later restarts reload it.
+    /// A chat opens at its newest page and pages older; a timeline opens mid-list.
+    case open(at: Key)
+    /// Reload every shown page in order, one request at a time, from the top page's own key, each next
+    /// key taken from the fresh page before it. The old rows stay until the last page is in; then one
+    /// update replaces them. A fresh chain that ends early commits fewer pages; a page that fails leaves
+    /// the rows and `retry()` resumes at that page, with its fresh key.
+    case reloadAll
+    /// Reload the page that holds row `index` (by its stored key) as the new first page, so the user's
+    /// position survives a refresh. An index outside the list is ignored (the call does nothing); with
+    /// no rows it is a ``restart``.
+    case around(index: Int)
+}
