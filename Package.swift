@@ -1,9 +1,12 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-/// Settings every library target shares: Swift 6 language mode is set package-wide below; the
-/// internal invariant checks of STYLE.md habit 9 run in debug builds (the test suite) and cost nothing
-/// in release builds.
+/// Settings every library target shares (the Swift 6 language mode is set package-wide below).
+///
+/// In debug builds (the test suite), `STAPLER_INTERNAL_CHECKS` makes the libraries' state machines check
+/// their invariants after every step (a paging transition is legal, a load is in flight exactly while
+/// loading, a buffer stays within its limit); release builds compile those checks out, so they cost
+/// nothing.
 let librarySettings: [SwiftSetting] = [
     .define("STAPLER_INTERNAL_CHECKS", .when(configuration: .debug))
 ]

@@ -160,6 +160,134 @@ struct PresentationTests {
     }
 }
 
+/// What to show for a first-page error (a pure query of the presenter) apart from what to do about it once
+/// (the paginator's `initialErrors` event).
+@Suite("Presentation: initial errors")
+struct InitialErrorTests {
+    typealias Failure = PagingError<ServerError>
+
+    /// A paginator over a hand-driven offset server.
+    static func makePaginator(
+        _ server: OffsetServer, deliveringOn scheduler: (any Scheduler)? = nil
+    ) -> Paginator<Int, Int, Void, Response, ServerError> {
+        Paginator(
+            source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: 10,
+            deliveringOn: scheduler)
+    }
+
+    @Test("rendering is pure: a failed first page renders the same views on every pass, and the reaction runs once")
+    func renderingIsPure() {
+        let server = OffsetServer()
+        let paginator = Self.makePaginator(server)
+        let alerts = Locked<[Failure]>([])
+        paginator.initialErrors.observeValues { alerts.append($0) }
+        let presenter = AlertPresenter(suppressed: [.unavailable])
+        paginator.refresh()
+        server.last?.fail(.unavailable)
+        // A SwiftUI body may be evaluated any number of times for one state.
+        let passes = (0..<3).map { _ in presenter.render(paginator.presentation.value) {} }
+        #expect(passes == Array(repeating: RenderedList(), count: 3), "no placeholder under the alert")
+        #expect(alerts.value == [.source(.unavailable)], "the alert shows once")
+        paginator.retry()
+        server.last?.fail(.timeout)
+        let shown = (0..<3).map { _ in presenter.render(paginator.presentation.value) {} }
+        let placeholder = RenderedList<AlertPresenter.View>(
+            background: .placeholder("Could not load: source error: timeout"))
+        #expect(shown == Array(repeating: placeholder, count: 3))
+        #expect(alerts.value == [.source(.unavailable), .source(.timeout)])
+    }
+
+    @Test(
+        "initialErrors sends each first-page error once, never a later page's error nor a refresh failing over rows")
+    func initialErrorsOncePerError() {
+        let server = OffsetServer()
+        let paginator = Self.makePaginator(server)
+        let errors = Locked<[Failure]>([])
+        paginator.initialErrors.observeValues { errors.append($0) }
+        paginator.refresh()
+        server.last?.fail(.unavailable)
+        paginator.loadNextPage()
+        paginator.preload(index: 0)
+        paginator.cancel()
+        paginator.retry()
+        server.last?.fail(.timeout)
+        paginator.refresh(query: ())
+        server.last?.succeed(page(0, 10, total: 30))
+        paginator.loadNextPage()
+        server.last?.fail(.unavailable)
+        paginator.refresh()
+        server.last?.fail(.timeout)
+        #expect(errors.value == [.source(.unavailable), .source(.timeout)])
+        #expect(
+            paginator.presentation.value
+                == .content(ListContent(itemCount: 10, footer: .hidden, refreshError: .source(.timeout))))
+    }
+
+    @Test("initialErrors arrives on the paginator's scheduler, with the presentation that shows the error")
+    func initialErrorsOnTheScheduler() {
+        withTestScheduler { scheduler in
+            let server = OffsetServer()
+            let paginator = Self.makePaginator(server, deliveringOn: scheduler)
+            let events = Locked<[String]>([])
+            paginator.presentation.signal.observeValues { events.append("presentation \($0.visibleRowCount)") }
+            paginator.initialErrors.observeValues { events.append("error \($0)") }
+            paginator.refresh()
+            server.last?.fail(.unavailable)
+            #expect(events.value.isEmpty, "nothing before the scheduler runs")
+            scheduler.run()
+            #expect(events.value == ["presentation 0", "presentation 0", "error source error: unavailable"])
+        }
+    }
+
+    @Test("suppressesErrorPlaceholder(for:) alone decides the placeholder; its default asks handlesInitialError(_:)")
+    func suppressionQuery() {
+        let presenter = AlertPresenter(suppressed: [.unavailable])
+        #expect(presenter.suppressesErrorPlaceholder(for: .source(.unavailable)))
+        #expect(!presenter.suppressesErrorPlaceholder(for: .source(.timeout)))
+        #expect(!presenter.suppressesErrorPlaceholder(for: .noPage))
+        #expect(!presenter.handlesInitialError(.source(.unavailable)), "the earlier name keeps its default")
+        #expect(!TextListPresenter<ServerError>().suppressesErrorPlaceholder(for: .source(.unavailable)))
+        let rendered = presenter.render(.content(ListContent(itemCount: 2, footer: .retry(.source(.unavailable))))) {}
+        #expect(rendered == RenderedList(rowCount: 2, footer: .button("Retry")), "a later page's error is the footer")
+    }
+
+    @Test("observing initialErrors does not keep a released paginator alive")
+    func initialErrorsDoNotRetain() {
+        let server = OffsetServer()
+        let errors = Locked<[Failure]>([])
+        weak var weakPaginator: Paginator<Int, Int, Void, Response, ServerError>?
+        do {
+            let paginator = Self.makePaginator(server)
+            weakPaginator = paginator
+            paginator.initialErrors.observeValues { errors.append($0) }
+            paginator.refresh()
+        }
+        #expect(weakPaginator == nil)
+        server.last?.fail(.unavailable)
+        #expect(errors.value.isEmpty)
+        #expect(server.last?.isDisposed == true)
+    }
+}
+
+/// A presenter that implements only the pure query: it shows no error placeholder for `suppressed`.
+private struct AlertPresenter: ListPresenter {
+    enum View: Equatable {
+        case placeholder(String)
+        case spinner
+        case button(String)
+    }
+
+    let suppressed: Set<ServerError>
+
+    func makeMessage(_ text: String) -> View { .placeholder(text) }
+    func makeActivityIndicator() -> View { .spinner }
+    func makeRetryButton(title: String, retry: @escaping @Sendable () -> Void) -> View { .button(title) }
+
+    func suppressesErrorPlaceholder(for error: PagingError<ServerError>) -> Bool {
+        error.sourceError.map(suppressed.contains) ?? false
+    }
+}
+
 /// A presenter over a small view enum that records the errors offered to its hook.
 private struct RecordingPresenter: ListPresenter {
     enum View: Equatable {

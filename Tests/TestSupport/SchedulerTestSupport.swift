@@ -60,7 +60,8 @@ extension SchedulerInstant {
     }
 }
 
-/// Expects `scheduler` to have no work left (STYLE.md habit 15): a timer or a hop left behind fails.
+/// Expects `scheduler` to have no work left: tests move time only through the `TestScheduler`, and a
+/// test that leaves a timer or a hop scheduled fails, since that work would never run.
 public func expectNoPendingWork(_ scheduler: TestScheduler, sourceLocation: SourceLocation = #_sourceLocation) {
     let pending = scheduler.pendingCount
     let next = scheduler.nextDue.map { "\($0)" } ?? "none"

@@ -4,7 +4,20 @@
 /// terminal (`String`) all render the same presentation. A conformer implements three primitives
 /// (``makeMessage(_:)``, ``makeActivityIndicator()`` and ``makeRetryButton(title:retry:)``); every placeholder and
 /// indicator has a default built from them, and each can be replaced on its own (LeadKit's pagination
-/// delegate, TIPagination's default UI delegate):
+/// delegate, TIPagination's default UI delegate).
+///
+/// ## What to show, and what to do once
+///
+/// ``render(_:retry:)`` says what to show and nothing else: it is pure apart from building views, so a
+/// host may call it as often as it likes (SwiftUI may call it on every evaluation of a view's body) and
+/// the same presentation always gives the same views. Every method it calls, the `make…` methods and
+/// ``suppressesErrorPlaceholder(for:)``, must therefore be free of side effects.
+///
+/// Reacting to an error, such as showing an alert or a sign-in screen, happens once per error, so it is
+/// an event rather than part of rendering: observe ``Paginator/initialErrors``, which sends each first-page
+/// error that leaves no rows to show, once, on the paginator's delivery scheduler. A host that handles an
+/// error this way and wants no error placeholder under its alert says so with
+/// ``suppressesErrorPlaceholder(for:)``:
 ///
 /// ```swift
 /// struct TablePresenter: ListPresenter {
@@ -13,18 +26,20 @@
 ///     func makeRetryButton(title: String, retry: @escaping @Sendable () -> Void) -> UIView {
 ///         RetryButton(title: title, action: retry)
 ///     }
-///     // Handle session expiry with an alert instead of the error placeholder.
-///     func handlesInitialError(_ error: PagingError<APIError>) -> Bool {
-///         guard error.sourceError == .sessionExpired else { return false }
-///         showLoginAlert()
-///         return true
+///     // What to show: no error placeholder when the session expired (pure).
+///     func suppressesErrorPlaceholder(for error: PagingError<APIError>) -> Bool {
+///         error.sourceError == .sessionExpired
 ///     }
+/// }
+///
+/// // What to do, once per error: the sign-in alert.
+/// paginator.initialErrors.observeValues { error in
+///     if error.sourceError == .sessionExpired { showLoginAlert() }
 /// }
 /// ```
 ///
-/// ``render(_:retry:)`` is pure apart from the calls it makes to the presenter, and it is called on
-/// whatever thread the host calls it from: call it where the host may touch its views (for example
-/// in an observer delivered on the main queue).
+/// ``render(_:retry:)`` is called on whatever thread the host calls it from: call it where the host may
+/// touch its views (for example in an observer delivered on the main queue, or in a SwiftUI body).
 public protocol ListPresenter<View, Failure> {
     /// The host's view type.
     associatedtype View
@@ -70,13 +85,29 @@ public protocol ListPresenter<View, Failure> {
     /// - Returns: The placeholder view.
     func makeErrorPlaceholder(for error: PagingError<Failure>) -> View
 
-    /// Lets the host handle a first-page error itself; returning `true` suppresses the error placeholder.
+    /// Whether the screen shows no error placeholder for this first-page error, because the host shows
+    /// the error its own way (LeadKit's `customInitialLoadingErrorHandling`); defaults to
+    /// ``handlesInitialError(_:)``, which defaults to `false`.
     ///
-    /// Called for each first-page error that would show the placeholder (LeadKit's
-    /// `customInitialLoadingErrorHandling`); defaults to `false`.
+    /// A pure query: ``render(_:retry:)`` asks it each time it renders a ``ListPresentation/failed(_:)``
+    /// presentation, so it may be asked many times for one error, and it must not react to the error
+    /// (an alert belongs in an observer of ``Paginator/initialErrors``, which sends each error once). It is
+    /// never asked about a later page's error, which is always the retry footer.
     ///
     /// - Parameter error: Why the first page failed.
-    /// - Returns: Whether the host handled the error.
+    /// - Returns: `true` to show no error placeholder, `false` to show ``makeErrorPlaceholder(for:)``.
+    func suppressesErrorPlaceholder(for error: PagingError<Failure>) -> Bool
+
+    /// The earlier name of ``suppressesErrorPlaceholder(for:)``: whether the host shows this first-page
+    /// error its own way, so the screen shows no error placeholder; defaults to `false`.
+    ///
+    /// Kept so that presenters written for it keep working: the default of
+    /// ``suppressesErrorPlaceholder(for:)`` asks it. Like that query, it must be pure, since rendering
+    /// may ask it many times for one error: react to the error in an observer of
+    /// ``Paginator/initialErrors`` instead. New presenters implement ``suppressesErrorPlaceholder(for:)``.
+    ///
+    /// - Parameter error: Why the first page failed.
+    /// - Returns: Whether the host shows the error its own way.
     func handlesInitialError(_ error: PagingError<Failure>) -> Bool
 
     /// The footer shown while a later page loads or pages are left; defaults to ``makeActivityIndicator()``.
@@ -117,7 +148,16 @@ extension ListPresenter {
         makeMessage("Could not load: \(error)")
     }
 
-    /// Handles nothing: the placeholder shows.
+    /// Asks ``handlesInitialError(_:)``, the earlier name of this query.
+    ///
+    /// - Parameter error: Why the first page failed.
+    /// - Returns: What ``handlesInitialError(_:)`` returns.
+    public func suppressesErrorPlaceholder(for error: PagingError<Failure>) -> Bool { handlesInitialError(error) }
+
+    /// Suppresses nothing: the error placeholder shows.
+    ///
+    /// - Parameter error: Why the first page failed.
+    /// - Returns: `false`.
     public func handlesInitialError(_ error: PagingError<Failure>) -> Bool { false }
 
     /// Shows ``makeActivityIndicator()``.
@@ -136,10 +176,11 @@ extension ListPresenter {
         makeMessage("Could not refresh: \(error)")
     }
 
-    /// The views for `presentation`.
+    /// The views for `presentation`: a pure function of it, however often it is called.
     ///
-    /// A first-page error that ``handlesInitialError(_:)`` handles shows no placeholder; a later page's
-    /// error is always the retry footer, never a placeholder.
+    /// A first-page error for which ``suppressesErrorPlaceholder(for:)`` returns `true` shows no
+    /// placeholder; a later page's error is always the retry footer, never a placeholder. Rendering
+    /// reacts to nothing: the one-time reaction to a first-page error is ``Paginator/initialErrors``.
     ///
     /// - Parameters:
     ///   - presentation: What the screen shows, usually `paginator.presentation.value`.
@@ -156,7 +197,8 @@ extension ListPresenter {
         case .empty:
             return RenderedList(background: makeEmptyPlaceholder())
         case .failed(let error):
-            return RenderedList(background: handlesInitialError(error) ? nil : makeErrorPlaceholder(for: error))
+            return RenderedList(
+                background: suppressesErrorPlaceholder(for: error) ? nil : makeErrorPlaceholder(for: error))
         case .content(let content):
             let footer: View? =
                 switch content.footer {
