@@ -31,6 +31,13 @@ public protocol CursorPageResponse: Sendable {
     var items: [Item] { get }
     /// The cursor of the next page, or `nil` if this is the last page.
     var nextCursor: Cursor? { get }
+    /// The cursor of the page before this one, or `nil` at the top (or when the API has none).
+    var previousCursor: Cursor? { get }
+}
+
+extension CursorPageResponse {
+    /// No previous cursor by default: the list pages one way.
+    public var previousCursor: Cursor? { nil }
 }
 
 /// A response of a source that says when it is exhausted (TIPagination's cursors).

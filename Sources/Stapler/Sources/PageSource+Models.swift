@@ -5,7 +5,9 @@ extension PageSource where Key == PageNumberKey {
     ///
     /// The list ends at an empty page, when the page count is reached (`page - firstPage + 1 >=
     /// pageCount`), or when the items loaded reach the item count, whichever the response reports.
-    /// Each page's response is its metadata.
+    /// Each page's response is its metadata. The page before page `n` is `n - 1`, down to `firstPage`;
+    /// to open a list at page `n`, pass `initialKey: PageNumberKey(page: n, itemsBefore: (n - firstPage)
+    /// * pageSize)`.
     ///
     /// - Parameters:
     ///   - firstPage: The number of the first page: 0 or 1 for most servers.
@@ -25,9 +27,14 @@ extension PageSource where Key == PageNumberKey {
                         let lastByPages = response.pageCount.map { key.page - firstPage + 1 >= $0 } ?? false
                         let lastByItems = response.itemCount.map { loaded >= $0 } ?? false
                         let next = PageNumberKey(page: key.page + 1, itemsBefore: loaded)
+                        let previous =
+                            key.page > firstPage
+                            ? PageNumberKey(page: key.page - 1, itemsBefore: max(0, key.itemsBefore - request.pageSize))
+                            : nil
                         return Page(
-                            items: response.items, nextKey: lastByPages || lastByItems ? nil : next,
-                            total: response.itemCount, metadata: response)
+                            items: response.items, previousKey: previous,
+                            nextKey: lastByPages || lastByItems ? nil : next, total: response.itemCount,
+                            metadata: response)
                     })
             }
         }
@@ -39,7 +46,8 @@ extension PageSource {
     ///
     /// The list ends when a page has no next cursor, or is empty. A next cursor that was already used
     /// in this generation is a ``PagingError/repeatedKey`` error, never a loop. Each page's response is
-    /// its metadata.
+    /// its metadata. A response's ``CursorPageResponse/previousCursor`` (if the API gives one) is the key
+    /// of the page before it, so a list opened at a cursor pages both ways.
     ///
     /// - Parameter load: Requests `size` items after `cursor` (`nil` for the first page) for `query`.
     /// - Returns: The page source.
@@ -54,7 +62,9 @@ extension PageSource {
             load(request.key, request.pageSize, request.query).start { event in
                 sink.send(
                     event.paging { response in
-                        Page(items: response.items, nextKey: response.nextCursor.map { $0 }, metadata: response)
+                        Page(
+                            items: response.items, previousKey: response.previousCursor.map { $0 },
+                            nextKey: response.nextCursor.map { $0 }, metadata: response)
                     })
             }
         }

@@ -15,6 +15,10 @@ extension PageSource where Key == Int {
     ///
     /// Each page's response is its metadata.
     ///
+    /// The previous key of a page at offset `o` is `o - pageSize`, clamped at 0 (the page at 0 has
+    /// none), so a list opened mid-way (`initialKey: 500`) pages up as well as down; a prepend asks only
+    /// for the rows before the top page (`size` is cut so that no loaded row is asked for twice).
+    ///
     /// - Parameter load: Requests `size` items from `offset` for `query`.
     /// - Returns: The page source.
     @inlinable
@@ -23,20 +27,27 @@ extension PageSource where Key == Int {
     ) -> PageSource where Metadata: PaginatedResponse, Metadata.Item == Item {
         PageSource(firstKey: 0) { request, sink in
             let offset = request.key
-            return load(offset, request.pageSize, request.query).start { event in
-                sink.send(event.paging { offsetPage($0, at: offset) })
+            var size = request.pageSize
+            if request.direction == .prepend, let following = request.followingKey, following > offset {
+                size = min(size, following - offset)
+            }
+            return load(offset, size, request.query).start { event in
+                sink.send(event.paging { offsetPage($0, at: offset, pageSize: request.pageSize) })
             }
         }
     }
 
-    /// The page for `response` at `offset`: next offset, end and total, per the offset model.
+    /// The page for `response` at `offset`: previous and next offsets, end and total, per the offset
+    /// model.
     @inlinable
     static func offsetPage(
-        _ response: Metadata, at offset: Int
+        _ response: Metadata, at offset: Int, pageSize: Int
     ) -> Page<Item, Int, Metadata> where Metadata: PaginatedResponse, Metadata.Item == Item {
         let loaded = offset.addingReportingOverflow(response.items.count)
         let ends = loaded.overflow || response.total < 0 || loaded.partialValue >= response.total
+        let previous = offset > 0 ? max(0, offset - pageSize) : nil
         return Page(
-            items: response.items, nextKey: ends ? nil : loaded.partialValue, total: response.total, metadata: response)
+            items: response.items, previousKey: previous, nextKey: ends ? nil : loaded.partialValue,
+            total: response.total, metadata: response)
     }
 }

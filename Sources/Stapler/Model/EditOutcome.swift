@@ -1,0 +1,15 @@
+/// What a local edit of a paginator's items did.
+///
+/// An edit applies at once to the newest snapshot, as one update with an exact change. It changes the
+/// loaded items only: never the keys, the ends, or what the next request asks for.
+public enum EditOutcome: Sendable, Hashable {
+    /// The edit was applied and published.
+    case applied
+    /// The index is past the end of the current items (the list changed since the caller read it):
+    /// nothing changed.
+    case outOfRange
+    /// No loaded item has the identity: nothing changed.
+    case notFound
+    /// No first page was loaded yet, so there is no list to edit: nothing changed.
+    case notLoaded
+}
