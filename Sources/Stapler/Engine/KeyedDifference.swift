@@ -9,7 +9,7 @@ extension ItemsDifference {
     ///
     /// - Complexity: O((old + new) log (old + new)) integer work, plus one identity per item.
     @usableFromInline
-    init<Item>(from old: PagedItems<Item>, to new: PagedItems<Item>, by identity: @Sendable (Item) -> AnyHashable) {
+    init<Item>(from old: PagedItems<Item>, to new: PagedItems<Item>, by identity: (Item) -> AnyHashable) {
         let oldItems = Array(old)
         let newItems = Array(new)
         var positions: [AnyHashable: [Int]] = [:]
@@ -80,5 +80,29 @@ extension Equatable {
     /// Whether `other` is a value of this type equal to `self`.
     fileprivate func isEqual(toAny other: Any) -> Bool {
         (other as? Self) == self
+    }
+}
+
+extension ItemsAnchor {
+    /// Where row `row` of `old` went in `new`: the new index of that item, or of the first item after
+    /// it that `new` still holds (the last row of `new` if none).
+    ///
+    /// - Complexity: O(old + new), plus one identity per item.
+    @usableFromInline
+    init<Item>(from row: Int, in old: PagedItems<Item>, to new: PagedItems<Item>, by identity: (Item) -> AnyHashable) {
+        var positions: [AnyHashable: Int] = [:]
+        for (index, item) in new.enumerated() where positions[identity(item)] == nil {
+            positions[identity(item)] = index
+        }
+        var target = max(0, new.count - 1)
+        var index = row
+        while index < old.count {
+            if let found = positions[identity(old[index])] {
+                target = found
+                break
+            }
+            index += 1
+        }
+        self.init(from: row, to: target)
     }
 }

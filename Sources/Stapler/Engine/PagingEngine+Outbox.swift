@@ -67,6 +67,7 @@ extension PagingEngine {
                     if identity != nil, publication.itemsChange == .reloaded, !publication.previousItems.isEmpty {
                         return .compare(publication)
                     }
+                    if identity != nil, publication.anchorRow != nil { return .compare(publication) }
                     retired = stage(publication, into: &box, &notifications)
                     return .notify
                 case .outcome(let report):
@@ -74,8 +75,13 @@ extension PagingEngine {
                 }
             }
             if case .compare(var publication) = step, let identity {
-                publication.itemsChange = .difference(
-                    ItemsDifference(from: publication.previousItems, to: publication.snapshot.items, by: identity))
+                let (old, new) = (publication.previousItems, publication.snapshot.items)
+                if !old.isEmpty {
+                    publication.itemsChange = .difference(ItemsDifference(from: old, to: new, by: identity))
+                }
+                if let row = publication.anchorRow {
+                    publication.anchor = ItemsAnchor(from: row, in: old, to: new, by: identity)
+                }
                 retired = outbox.withLock { box in stage(publication, into: &box, &notifications) }
                 step = .notify
             }

@@ -191,7 +191,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                     .publication(
                         Publication(
                             snapshot: state.machine.snapshot, itemsChange: effects.itemsChange,
-                            previousItems: effects.previousItems, laterPageError: effects.laterPageError,
+                            previousItems: effects.previousItems, anchorRow: effects.anchor,
+                            laterPageError: effects.laterPageError,
                             appliesPage: effects.appliesPage, query: state.machine.query,
                             changesQuery: effects.changesQuery)))
             }

@@ -10,6 +10,10 @@ struct PagingPublication<Item: Sendable, Query: Sendable, Metadata: Sendable, Fa
     @usableFromInline var itemsChange: ItemsChange?
     /// The items before ``itemsChange``.
     @usableFromInline let previousItems: PagedItems<Item>
+    /// The row of ``previousItems`` a refresh around a row was anchored at.
+    @usableFromInline let anchorRow: Int?
+    /// Where the anchor row went, once the flusher worked it out.
+    @usableFromInline var anchor: ItemsAnchor?
     /// The error of an edge page that failed, if one did.
     @usableFromInline let laterPageError: PagingError<Failure>?
     /// Whether the transition applied a page.
@@ -22,9 +26,11 @@ struct PagingPublication<Item: Sendable, Query: Sendable, Metadata: Sendable, Fa
     @inlinable
     init(
         snapshot: PagingSnapshot<Item, Metadata, Failure>, itemsChange: ItemsChange?, previousItems: PagedItems<Item>,
-        laterPageError: PagingError<Failure>?, appliesPage: Bool, query: Query, changesQuery: Bool
+        anchorRow: Int? = nil, laterPageError: PagingError<Failure>?, appliesPage: Bool, query: Query,
+        changesQuery: Bool
     ) {
         self.snapshot = snapshot
+        self.anchorRow = anchorRow
         self.itemsChange = itemsChange
         self.previousItems = previousItems
         self.laterPageError = laterPageError
@@ -45,7 +51,8 @@ struct PagingPublication<Item: Sendable, Query: Sendable, Metadata: Sendable, Fa
     @inlinable
     var itemsUpdate: ItemsUpdate<Item, Metadata>? {
         itemsChange.map {
-            ItemsUpdate(previous: previousItems, items: snapshot.items, change: $0, metadata: snapshot.metadata)
+            ItemsUpdate(
+                previous: previousItems, items: snapshot.items, change: $0, metadata: snapshot.metadata, anchor: anchor)
         }
     }
 }

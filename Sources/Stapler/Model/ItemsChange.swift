@@ -89,6 +89,27 @@ public struct ItemsDifference: Sendable, Equatable {
     }
 }
 
+/// Where the row a refresh was anchored at went: a list scrolls so that row `to` of the new items sits
+/// where row `from` of the previous items was.
+public struct ItemsAnchor: Sendable, Hashable {
+    /// The anchor's index in the previous items.
+    public let from: Int
+    /// The index in the new items of the anchor item, or of the first item after it that survived the
+    /// refresh (the last row if none did).
+    public let to: Int
+
+    /// Creates an anchor.
+    ///
+    /// - Parameters:
+    ///   - from: The index in the previous items.
+    ///   - to: The index in the new items.
+    @inlinable
+    public init(from: Int, to: Int) {
+        self.from = from
+        self.to = to
+    }
+}
+
 /// A new snapshot of the items with the change that produced it from the previous one, and the
 /// metadata of the page that made it.
 ///
@@ -118,13 +139,19 @@ public struct ItemsUpdate<Item: Sendable, Metadata: Sendable>: Sendable {
     /// The metadata of the latest page applied when the change was made (what the page carried
     /// besides items).
     public let metadata: Metadata?
+    /// For a refresh around a row, where that row went, when items have an identity; `nil` otherwise.
+    public let anchor: ItemsAnchor?
 
     @inlinable
-    init(previous: PagedItems<Item>, items: PagedItems<Item>, change: ItemsChange, metadata: Metadata?) {
+    init(
+        previous: PagedItems<Item>, items: PagedItems<Item>, change: ItemsChange, metadata: Metadata?,
+        anchor: ItemsAnchor? = nil
+    ) {
         self.previous = previous
         self.items = items
         self.change = change
         self.metadata = metadata
+        self.anchor = anchor
     }
 
     /// The items this update added: the appended or inserted rows, every row of a reload, the

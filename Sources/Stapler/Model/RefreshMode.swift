@@ -14,8 +14,12 @@ public enum RefreshMode<Key: Sendable>: Sendable {
     /// update replaces them. A fresh chain that ends early commits fewer pages; a page that fails leaves
     /// the rows and `retry()` resumes at that page, with its fresh key.
     case reloadAll
-    /// Reload the page that holds row `index` (by its stored key) as the new first page, so the user's
-    /// position survives a refresh. An index outside the list is ignored (the call does nothing); with
-    /// no rows it is a ``restart``.
-    case around(index: Int)
+    /// Reload the page that holds row `index` (by its stored key), then pages above and below it, in
+    /// turn, until at least `minimumCount` rows are in (the anchor's page alone for 0), and replace the
+    /// list with them in one update, so the user's position survives a refresh (Paging 3's refresh key).
+    ///
+    /// The update's ``ItemsUpdate/anchor`` tells where the anchor row went, when items have an
+    /// identity. An index outside the list is ignored (the call does nothing); with no rows it is a
+    /// ``restart``.
+    case around(index: Int, minimumCount: Int = 0)
 }

@@ -28,7 +28,7 @@ extension PageSource where Key == Int {
         PageSource(firstKey: 0) { request, sink in
             let offset = request.key
             var size = request.pageSize
-            if request.direction == .prepend, let following = request.followingKey, following > offset {
+            if let following = request.followingKey, following > offset {
                 size = min(size, following - offset)
             }
             return load(offset, size, request.query).start { event in

@@ -153,6 +153,21 @@ public struct PagedItems<Item: Sendable>: RandomAccessCollection, Sendable {
             && tailPages == other.tailPages && head === other.head && body === other.body && tail === other.tail
     }
 
+    /// The index of the first item that satisfies `predicate`, searching page by page.
+    ///
+    /// - Parameter predicate: Whether an item is the one sought.
+    /// - Returns: Its index, or `nil` if no item satisfies it.
+    /// - Complexity: O(`count`), with no per-item search of the storage.
+    @inlinable
+    public func firstIndex(where predicate: (Item) throws -> Bool) rethrows -> Int? {
+        var index = 0
+        for item in self {
+            if try predicate(item) { return index }
+            index += 1
+        }
+        return nil
+    }
+
     /// Iterates page by page, without searching.
     @inlinable
     public func makeIterator() -> Iterator {

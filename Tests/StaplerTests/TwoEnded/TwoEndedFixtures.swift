@@ -28,12 +28,20 @@ final class Mirror<Item: Equatable & Sendable>: @unchecked Sendable {
             failures.append("\(update.change): previous \(Array(update.previous)) is not the mirror \(rows)")
         }
         let new = Array(update.items)
-        switch update.change {
+        if case .appended(let range) = update.change, range.lowerBound != rows.count {
+            failures.append("appended \(range) after \(rows.count) rows")
+        }
+        rows = Self.apply(update.change, to: rows, giving: new)
+        if rows != new { failures.append("\(update.change) gives \(rows), not \(new)") }
+    }
+
+    /// `rows` with `change` applied by a table view's batch-update rules, taking new rows from `new`.
+    static func apply(_ change: ItemsChange, to rows: [Item], giving new: [Item]) -> [Item] {
+        var rows = rows
+        switch change {
         case .reloaded: rows = new
         case .cleared: rows = []
-        case .appended(let range):
-            if range.lowerBound != rows.count { failures.append("appended \(range) after \(rows.count) rows") }
-            rows += new[range]
+        case .appended(let range): rows += new[range]
         case .inserted(let range): rows.insert(contentsOf: new[range], at: range.lowerBound)
         case .removed(let range): rows.removeSubrange(range)
         case .updated(let range): rows.replaceSubrange(range, with: new[range])
@@ -41,11 +49,12 @@ final class Mirror<Item: Equatable & Sendable>: @unchecked Sendable {
             let gone = Set(difference.removals).union(difference.moves.map(\.from))
             rows = rows.enumerated().filter { !gone.contains($0.offset) }.map(\.element)
             for index in (difference.insertions + difference.moves.map(\.to)).sorted() {
+                guard index <= rows.count else { return rows }
                 rows.insert(new[index], at: index)
             }
-            for index in difference.updates { rows[index] = new[index] }
+            for index in difference.updates where index < rows.count { rows[index] = new[index] }
         }
-        if rows != new { failures.append("\(update.change) gives \(rows), not \(new)") }
+        return rows
     }
 }
 

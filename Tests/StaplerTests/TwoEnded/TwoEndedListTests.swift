@@ -123,6 +123,42 @@ struct TwoEndedListTests {
         #expect(server.keys == [100, 90, 80, 70], "now row 2 is item 82")
     }
 
+    @Test("P21: 2 threads answer prepends and appends while a third preloads rows of the last delivered snapshot")
+    func P21_racingPreloads() {
+        let racers = RacingThreads(count: 3)
+        defer { racers.stop() }
+        for iteration in 0..<300 {
+            let server = TwoEndedServer()
+            let paginator = offsetPaginator(server, pageSize: 5, initialKey: 500, prefetchDistance: 2)
+            let mirror = Mirror(paginator)
+            let shown = Locked(PagedItems<Int>())
+            paginator.items.producer.startWithValues { shown.value = $0 }
+            let tooFar = Locked<[String]>([])
+            paginator.refresh()
+            answer(server.last, total: 1_000)
+            racers.race { thread in
+                for step in 0..<40 {
+                    if thread < 2 {
+                        if let request = server.pending.first { answer(request, total: 1_000) }
+                    } else {
+                        let rows = shown.value
+                        guard !rows.isEmpty else { continue }
+                        let row = (step * 7) % rows.count
+                        let before = server.requests.count
+                        paginator.preload(index: row)
+                        let made = server.requests.dropFirst(before).filter { $0.key < rows[row] }
+                        // A prepend is asked only for a row within the distance of the top it was shown under.
+                        if !made.isEmpty && row > 2 {
+                            tooFar.append("row \(row) of \(rows.count) asked \(made.map(\.key))")
+                        }
+                    }
+                }
+            }
+            #expect(tooFar.value.isEmpty, "iteration \(iteration): \(tooFar.value.prefix(2))")
+            #expect(mirror.failures.isEmpty, "iteration \(iteration): \(mirror.failures.prefix(2))")
+        }
+    }
+
     @Test("P22: the first page opens each edge on its own; edges wait for it; a restart reloads the opening key")
     func P22_openingAtAKey() {
         let server = TwoEndedServer()

@@ -21,6 +21,8 @@ extension PagingMachine {
         @usableFromInline var itemsChange: ItemsChange?
         /// The items before ``itemsChange``.
         @usableFromInline var previousItems = PagedItems<Item>()
+        /// The row of the previous items a refresh around a row was anchored at.
+        @usableFromInline var anchor: Int?
         /// The error of an edge page that failed, for `errorsAfterFirstPage`.
         @usableFromInline var laterPageError: PagingError<Failure>?
         /// First-page outcomes to report, by generation.

@@ -185,7 +185,7 @@ extension PagingMachine {
         effects.cancel(load.ticket, of: .refresh)
         effects.firstPageOutcomes.append((snapshot.generation, .cancelled))
         refreshSlot = slotBeforeRefresh
-        reload = nil
+        progress = nil
         query = queryBeforeRefresh
         effects.changesQuery = true
         publish(&effects)

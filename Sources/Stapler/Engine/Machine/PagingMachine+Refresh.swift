@@ -4,7 +4,7 @@ extension PagingMachine {
     @inlinable
     mutating func refresh(_ mode: RefreshMode<Key>, query newQuery: Query?, _ effects: inout Effects) {
         var key = openingKey
-        var reloading: ReloadProgress?
+        var plan: RefreshProgress?
         switch mode {
         case .restart:
             break
@@ -14,13 +14,14 @@ extension PagingMachine {
         case .reloadAll:
             if hasList, let top = pageKeys.first {
                 key = top.key
-                reloading = ReloadProgress(target: pageKeys.count)
+                plan = RefreshProgress(goal: .reloadAll(pages: pageKeys.count))
             }
-        case .around(let index):
+        case .around(let index, let minimumCount):
             if hasList, !snapshot.items.isEmpty {
                 // An index outside the list is ignored: the caller's row is gone or was never there.
                 guard index >= 0, index < snapshot.items.count else { return }
                 key = pageKeys[snapshot.items.locate(item: index).page].key
+                plan = RefreshProgress(goal: .around(rows: minimumCount, anchor: index))
             }
         }
         if let load = refreshSlot.load {
@@ -39,74 +40,67 @@ extension PagingMachine {
             effects.changesQuery = true
         }
         snapshot.generation &+= 1
-        reload = reloading
+        progress = plan
         let request = Request(key: key, pageSize: pageSize, query: query, pageIndex: 0, direction: .refresh)
         startLoad(request, in: .refresh, &effects)
         publish(&effects)
     }
 
-    /// Applies a page of the refresh in flight: the new list, or one more page of a reload-all.
+    /// Applies a page of the refresh in flight: the new list, or one more page of a refresh of several.
     @inlinable
     mutating func applyRefreshPage(
         _ page: Page<Item, Key, Metadata>, identities: [AnyHashable]?, of load: Load, _ effects: inout Effects
     ) {
         let request = load.request
+        let used = progress?.usedKeys ?? []
         let bottomEnds = page.items.isEmpty || page.nextKey == nil
-        let topEnds = page.items.isEmpty || page.previousKey == nil || request.pageIndex > 0
-        if !bottomEnds, let next = page.nextKey, next == request.key || reloadUses(next) {
+        let topEnds = page.items.isEmpty || page.previousKey == nil
+        let goesUp = request.pageIndex < 0
+        if !bottomEnds, !goesUp, let next = page.nextKey, next == request.key || used.contains(next) {
             return fail(.refresh, with: .repeatedKey, request: request, &effects)
         }
-        if !topEnds, let previous = page.previousKey, previous == request.key || previous == page.nextKey {
+        if !topEnds, request.pageIndex <= 0, let previous = page.previousKey,
+            previous == request.key || previous == page.nextKey || used.contains(previous)
+        {
             return fail(.refresh, with: .repeatedKey, request: request, &effects)
         }
-        guard var progress = reload else {
-            return commitList([page], identities: [identities], firstKey: request.key, &effects)
+        let fresh = FreshPage(key: request.key, page: page, identities: identities)
+        guard var plan = progress else {
+            return commitList([fresh], anchor: nil, &effects)
         }
-        progress.pages.append(page)
-        progress.identities.append(identities)
-        if bottomEnds || progress.pages.count >= progress.target {
-            let firstKey = pageKeys.first?.key ?? request.key
-            return commitList(progress.pages, identities: progress.identities, firstKey: firstKey, &effects)
+        plan.add(fresh, up: goesUp)
+        guard let (key, up) = plan.nextLoad else {
+            var anchor: Int?
+            if case .around(_, let index) = plan.goal { anchor = index }
+            return commitList(plan.pages, anchor: anchor, &effects)
         }
-        reload = progress
+        progress = plan
+        let following = up ? (plan.above.last ?? plan.below[0]).key : nil
         let next = Request(
-            key: page.nextKey.unsafelyUnwrapped, pageSize: pageSize, query: query,
-            pageIndex: progress.pages.count, direction: .refresh)
+            key: key, pageSize: pageSize, query: query, pageIndex: up ? -(plan.above.count + 1) : plan.below.count,
+            direction: .refresh, followingKey: following)
         startLoad(next, in: .refresh, &effects)
         publish(&effects)
     }
 
-    /// Whether a reload-all in progress already asked for `key`.
+    /// Replaces the list with `pages` (a generation's first page, or the pages of a refresh of several,
+    /// in list order), in one update; `anchor` is the row of the old list a refresh around a row kept.
     @inlinable
-    func reloadUses(_ key: Key) -> Bool {
-        guard let reload else { return false }
-        if pageKeys.first?.key == key { return true }
-        return reload.pages.contains { $0.nextKey == key }
-    }
-
-    /// Replaces the list with `pages` (a generation's first page, or every page of a reload-all), the
-    /// first of which was requested with `firstKey`, in one update.
-    @inlinable
-    mutating func commitList(
-        _ pages: [Page<Item, Key, Metadata>], identities: [[AnyHashable]?], firstKey: Key, _ effects: inout Effects
-    ) {
+    mutating func commitList(_ pages: [FreshPage], anchor: Int?, _ effects: inout Effects) {
         let previous = snapshot.items
         loadedIdentities = []
         usedKeys = []
         var items = PagedItems<Item>()
         var keys = PageKeyList<Key>()
-        var key = firstKey
-        for (page, pageIdentities) in zip(pages, identities) {
-            items = items.appending(keep(page.items, identities: pageIdentities))
-            keys.append(
-                PageKeys(key: key, previousKey: keys.count == 0 ? page.previousKey : nil, nextKey: page.nextKey))
-            usedKeys.insert(key)
-            if let next = page.nextKey { key = next }
+        for fresh in pages {
+            items = items.appending(keep(fresh.page.items, identities: fresh.identities))
+            keys.append(PageKeys(key: fresh.key, previousKey: fresh.page.previousKey, nextKey: fresh.page.nextKey))
+            usedKeys.insert(fresh.key)
         }
-        let first = pages[0]
-        let last = pages[pages.count - 1]
-        let listIsEmpty = first.items.isEmpty
-        topKey = listIsEmpty ? nil : first.previousKey
+        let first = pages[0].page
+        let last = pages[pages.count - 1].page
+        let listIsEmpty = pages.allSatisfy { $0.page.items.isEmpty }
+        topKey = first.items.isEmpty ? nil : first.previousKey
         bottomKey = last.items.isEmpty ? nil : last.nextKey
         if let topKey { usedKeys.insert(topKey) }
         if let bottomKey { usedKeys.insert(bottomKey) }
@@ -116,7 +110,7 @@ extension PagingMachine {
         listWasEmpty = listIsEmpty
         listQuery = query
         secondPageRequested = false
-        reload = nil
+        progress = nil
         snapshot.leadingCount = 0
         snapshot.listSerial &+= 1
         snapshot.total = last.total
@@ -125,6 +119,7 @@ extension PagingMachine {
         if !items.isEmpty {
             effects.previousItems = previous
             effects.itemsChange = .reloaded
+            effects.anchor = anchor
         } else if !previous.isEmpty {
             effects.previousItems = previous
             effects.itemsChange = .cleared

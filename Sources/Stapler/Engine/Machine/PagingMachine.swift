@@ -54,8 +54,8 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     /// What `cancel()` of a refresh goes back to: the refresh slot and the query the refresh left.
     @usableFromInline var slotBeforeRefresh: Slot = .idle
     @usableFromInline var queryBeforeRefresh: Query
-    /// A reload of every page in progress (``RefreshMode/reloadAll``).
-    @usableFromInline var reload: ReloadProgress?
+    /// A refresh of several pages in progress (``RefreshMode/reloadAll``, ``RefreshMode/around(index:minimumCount:)``).
+    @usableFromInline var progress: RefreshProgress?
 
     @inlinable
     init(firstKey: Key, pageSize: Int, query: Query) {
@@ -65,19 +65,6 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         listQuery = query
         queryBeforeRefresh = query
         snapshot = .initial
-    }
-
-    /// The pages of a reload-all refresh loaded so far, and how many to load.
-    @usableFromInline
-    struct ReloadProgress {
-        @usableFromInline var pages: [Page<Item, Key, Metadata>] = []
-        @usableFromInline var identities: [[AnyHashable]?] = []
-        @usableFromInline let target: Int
-
-        @inlinable
-        init(target: Int) {
-            self.target = target
-        }
     }
 
     /// The load in flight of any direction (the refresh's first), for tests and assertions.
