@@ -142,6 +142,28 @@ struct RefreshModeTests {
         }
     }
 
+    @Test("P8: a previous key that repeats a loaded key, or contradicts its page, is repeatedKey; nothing is lost")
+    func P8_previousKeysThatLoop() {
+        let server = CursorServer()
+        let paginator = cursorPaginator(server, initialKey: 50)
+        paginator.refresh()
+        answer(server.last, 50..<60, previous: 50, next: 60)
+        #expect(
+            paginator.loadStates.value.refresh == .failed(.repeatedKey), "a first page whose previous key is its own")
+        paginator.refresh()
+        answer(server.last, 50..<60, previous: 60, next: 60)
+        #expect(paginator.loadStates.value.refresh == .failed(.repeatedKey), "the same key above and below")
+        paginator.refresh()
+        answer(server.last, 50..<60, previous: 40, next: 60)
+        paginator.loadPreviousPage()
+        answer(server.last, 40..<50, previous: 60, next: 50)
+        #expect(paginator.loadStates.value.prepend == .failed(.repeatedKey), "a previous key already used below")
+        #expect(Array(paginator.items.value) == Array(50..<60))
+        #expect(paginator.loadStates.value.append == .idle(endReached: false), "the other edge is unaffected")
+        paginator.loadNextPage()
+        #expect(server.keys.last == 60)
+    }
+
     @Test("P26: on a two-ended list the reload starts at the top page's key and goes down")
     func P26_twoEnded() {
         let server = CursorServer()
