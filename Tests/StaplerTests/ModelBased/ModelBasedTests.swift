@@ -174,11 +174,13 @@ struct ModelBasedTests {
                 }
             }
         }
-        #expect(configurations.count == 8 && configurations.values.allSatisfy { $0 == 50 })
+        #expect(configurations.count == 16 && configurations.values.allSatisfy { $0 == 25 })
         #expect(answers.count == PagingOperation.Answer.allCases.count)
         let expectedKinds: Set<String> = [
             "refresh", "refresh hop", "loadNext", "loadNext hop", "preload", "preload hop", "retry", "retry hop",
             "cancel", "cancel hop", "respond", "respond hop", "respond delayed", "respond hop delayed",
+            "reloadAll", "reloadAll hop", "refreshAround", "refreshAround hop", "loadPrevious", "loadPrevious hop",
+            "insert", "insert hop", "remove", "remove hop", "replace", "replace hop",
             "onNextState", "onNextItems", "advance", "run", "release",
         ]
         #expect(kinds == expectedKinds)

@@ -14,22 +14,27 @@ struct ModelConfiguration: Equatable, CustomStringConvertible {
     var deduplicates: Bool
     /// `deliveringOn: TestScheduler`: notifications wait for `advance`/`run`, and responses may be delayed.
     var delaysDelivery: Bool
+    /// `initialKey` at position 10: the list opens mid-way and pages up as well as down.
+    var opensMidway: Bool
 
-    /// The configuration of a seed: the three low bits choose, so every run covers all eight evenly.
+    /// The configuration of a seed: the four low bits choose, so every run covers all sixteen evenly.
     init(seed: UInt64) {
         model = seed & 1 == 0 ? .offset : .cursor
         deduplicates = seed & 2 != 0
         delaysDelivery = seed & 4 != 0
+        opensMidway = seed & 8 != 0
     }
 
-    init(model: PageModel, deduplicates: Bool, delaysDelivery: Bool) {
+    init(model: PageModel, deduplicates: Bool, delaysDelivery: Bool, opensMidway: Bool = false) {
         self.model = model
         self.deduplicates = deduplicates
         self.delaysDelivery = delaysDelivery
+        self.opensMidway = opensMidway
     }
 
     var description: String {
-        "\(model), \(deduplicates ? "dedup" : "no dedup"), \(delaysDelivery ? "TestScheduler delivery" : "synchronous delivery")"
+        let delivery = delaysDelivery ? "TestScheduler delivery" : "synchronous delivery"
+        return "\(model), \(deduplicates ? "dedup" : "no dedup"), \(delivery)\(opensMidway ? ", opened mid-way" : "")"
     }
 }
 
@@ -56,21 +61,34 @@ enum PagingOperation: Equatable, CustomStringConvertible {
     /// Releases the paginator and starts a fresh one.
     case release
 
+    /// A local edit of the rows.
+    enum EditKind: Equatable {
+        case insert, remove, replace
+    }
+
     /// A paginator method.
     enum Call: Equatable, CustomStringConvertible {
         case refresh(query: Int?)
+        case reloadAll
+        case refreshAround(row: Int)
         case loadNext
+        case loadPrevious
         case preload(row: Int)
         case retry
         case cancel
+        case edit(EditKind, row: Int)
 
         var description: String {
             switch self {
             case .refresh(let query): "refresh(\(query.map(String.init) ?? "same"))"
+            case .reloadAll: "reloadAll"
+            case .refreshAround(let row): "refreshAround(\(row))"
             case .loadNext: "loadNext"
+            case .loadPrevious: "loadPrevious"
             case .preload(let row): "preload(\(row))"
             case .retry: "retry"
             case .cancel: "cancel"
+            case .edit(let kind, let row): "\(kind)(\(row))"
             }
         }
     }
@@ -156,17 +174,28 @@ enum PagingOperation: Equatable, CustomStringConvertible {
         func query() -> Int? {
             Bool.random(using: &generator) ? nil : Int.random(in: 0..<PagingReference.sizes.count, using: &generator)
         }
-        func row() -> Int { Int.random(in: -2..<40, using: &generator) }
+        func row() -> Int { Int.random(in: -2..<26, using: &generator) }
+        func edit() -> Call {
+            let kinds: [EditKind] = [.insert, .remove, .replace]
+            return .edit(
+                kinds[Int.random(in: 0..<3, using: &generator)], row: Int.random(in: 0..<30, using: &generator))
+        }
         let roll = Int.random(in: 0..<100, using: &generator)
         switch roll {
-        case 0..<8: return .call(.refresh(query: query()), queue: queue())
-        case 8..<20: return .call(.loadNext, queue: queue())
-        case 20..<28: return .call(.preload(row: row()), queue: queue())
-        case 28..<33: return .call(.retry, queue: queue())
-        case 33..<36: return .call(.cancel, queue: queue())
+        case 0..<5: return .call(.refresh(query: query()), queue: queue())
+        case 5..<7: return .call(.reloadAll, queue: queue())
+        case 7..<8: return .call(.refreshAround(row: row()), queue: queue())
+        case 8..<14: return .call(.loadNext, queue: queue())
+        case 14..<19: return .call(.loadPrevious, queue: queue())
+        case 19..<28: return .call(.preload(row: row()), queue: queue())
+        case 28..<31: return .call(.retry, queue: queue())
+        case 31..<33: return .call(.cancel, queue: queue())
+        case 33..<36: return .call(edit(), queue: queue())
         case 36..<39: return .respondWhenStateChanges(age: age(), answer: answer())
         case 39..<42:
-            let calls: [Call] = [.loadNext, .preload(row: row()), .refresh(query: query()), .retry, .cancel]
+            let calls: [Call] = [
+                .loadNext, .loadPrevious, .preload(row: row()), .refresh(query: query()), .retry, .cancel, edit(),
+            ]
             return .whenItemsChange(calls[Int.random(in: 0..<calls.count, using: &generator)])
         case 42..<50 where configuration.delaysDelivery:
             return roll < 47 ? .advance(ticks: Int.random(in: 0..<3, using: &generator)) : .runScheduler

@@ -2,7 +2,8 @@
 /// from the documented contract (DESIGN.md and the `Paginator` documentation), not from the engine's code.
 ///
 /// Keys are plain integers for both page models: an offset, or the position a cursor points at (the
-/// first cursor, `nil`, is 0).
+/// first cursor, `nil`, is 0). The list has two ends: a session may open it mid-way, page up and down,
+/// edit its rows, and refresh it in several modes.
 struct PagingReference {
     static let pageSize = 5
     static let prefetchDistance = 2
@@ -20,9 +21,14 @@ struct PagingReference {
     /// What the server sent for a request.
     enum Reply: Equatable {
         /// A page (its first value; whatever followed it does not count).
-        case page(items: [Int], total: Int, next: Int?)
+        case page(items: [Int], total: Int, next: Int?, previous: Int?)
         /// An error, or completion without a page.
         case failure
+    }
+
+    /// Where a load goes.
+    enum Direction: Equatable {
+        case refresh, prepend, append
     }
 
     /// A load the paginator must have in flight.
@@ -31,14 +37,26 @@ struct PagingReference {
         let serial: Int
         let key: Int
         let query: Int
-        let isFirstPage: Bool
+        let direction: Direction
+        /// For a refresh of several pages, the position of the page in the chain (0 for the first).
+        let step: Int
     }
 
-    /// A direction's load: none, one in flight, or the key that failed.
+    /// A direction's load: none, one in flight, or the load that failed (what `retry()` asks again).
     enum Slot: Equatable {
         case idle
         case loading(Load)
-        case failed(key: Int)
+        case failed(Load)
+    }
+
+    /// A refresh of several pages in progress: the pages loaded so far and how many to load.
+    struct Chain: Equatable {
+        var pages: [(key: Int, items: [Int], next: Int?, previous: Int?)] = []
+        let target: Int
+
+        static func == (lhs: Chain, rhs: Chain) -> Bool {
+            lhs.target == rhs.target && lhs.pages.map(\.key) == rhs.pages.map(\.key)
+        }
     }
 
     let configuration: ModelConfiguration
@@ -49,25 +67,34 @@ struct PagingReference {
     /// The query of the current generation (the latest refresh's, even after it failed).
     var query = 0
     var items: [Int] = []
-    /// The query of the list shown: a refresh keeps the old list until its own first page arrives, and
-    /// the list's bottom keeps paging with this query if the refresh fails.
+    /// The query of the list shown: its edges page with it, even after a refresh failed.
     var itemsQuery = 0
-    var pages = 0
+    /// The key and row count of each shown page, in order.
+    var pageKeys: [Int] = []
+    var pageRows: [Int] = []
     var total: Int?
-    /// Whether a first page was applied (a list, maybe empty, is shown).
     var hasList = false
-    /// Whether the shown list's first page was empty.
     var listWasEmpty = false
-    var nextKey = 0
-    var bottomReached = false
-    /// The keys used by the shown list: a next key among them is a repeated key.
+    var nextKey: Int?
+    var previousKey: Int?
+    /// The keys used by the shown list: a key further on among them is a repeated key.
     var usedKeys: Set<Int> = []
+    /// The identities the shown list has had (kept, inserted, or removed since), when deduplicating.
+    var seen: Set<Int> = []
     var refreshSlot = Slot.idle
+    var prependSlot = Slot.idle
     var appendSlot = Slot.idle
     var slotBeforeRefresh = Slot.idle
     var queryBeforeRefresh = 0
+    var chain: Chain?
+    var secondPageRequested = false
+    /// Rows prepended since the list's first page, and how many lists were committed.
+    var leadingCount = 0
+    var listSerial: UInt64 = 0
     /// How many loads this paginator must have started.
     var loadsStarted = 0
+    /// How many rows the session inserted (each gets a new value).
+    var inserted = 0
     /// Every identity ever loaded (for the `keepsIdentitiesAcrossRefresh` mutation only).
     var everLoaded: Set<Int> = []
 
@@ -77,53 +104,62 @@ struct PagingReference {
         self.mutation = mutation
     }
 
+    /// The key the list opens at.
+    var openingKey: Int { configuration.opensMidway ? 10 : 0 }
+
     /// The items of `query` from `position`, `count` at most.
     static func dataset(_ query: Int, from position: Int, count: Int) -> [Int] {
         let size = sizes[query]
-        guard position < size else { return [] }
+        guard position < size, count > 0 else { return [] }
         return Array(position..<min(position + count, size)).map { query * 1_000 + $0 }
     }
 
-    /// The seven-state view: a refresh in flight or failed comes first, then the bottom's load.
+    // MARK: Derived views
+
+    /// The seven-state view: a refresh in flight or failed comes first, then the edges' loads.
     var state: String {
         if case .loading = refreshSlot { return "refreshing" }
         if case .failed = refreshSlot { return "errorRefreshing" }
         guard hasList else { return "uninitialized" }
         if case .loading = appendSlot { return "loadingMore" }
+        if case .loading = prependSlot { return "loadingMore" }
         if case .failed = appendSlot { return "errorLoadingMore" }
+        if case .failed = prependSlot { return "errorLoadingMore" }
         return listWasEmpty ? "noData" : "data"
     }
 
-    var isEndReached: Bool { hasList && bottomReached }
+    var isEndReached: Bool { hasList && nextKey == nil }
 
-    /// The load in flight: a refresh runs alone, so there is at most one.
-    var pending: Load? {
-        if case .loading(let load) = refreshSlot { return load }
-        if case .loading(let load) = appendSlot { return load }
-        return nil
+    /// The load states as `refresh/prepend/append`, each `idle`, `end`, `loading` or `failed`.
+    var loadStates: String {
+        func describe(_ slot: Slot, end: Bool) -> String {
+            switch slot {
+            case .idle: end ? "end" : "idle"
+            case .loading: "loading"
+            case .failed: "failed"
+            }
+        }
+        return [
+            describe(refreshSlot, end: false), describe(prependSlot, end: hasList && previousKey == nil),
+            describe(appendSlot, end: hasList && nextKey == nil),
+        ].joined(separator: "/")
     }
 
-    private mutating func load(key: Int, query: Int, firstPage: Bool) -> Load {
+    /// The loads in flight.
+    var pending: [Load] {
+        [refreshSlot, prependSlot, appendSlot].compactMap { slot in
+            if case .loading(let load) = slot { return load }
+            return nil
+        }
+    }
+
+    // MARK: Calls
+
+    mutating func load(
+        key: Int, query: Int, direction: Direction, step: Int = 0
+    ) -> Load {
         defer { loadsStarted += 1 }
-        return Load(serial: firstSerial + loadsStarted, key: key, query: query, isFirstPage: firstPage)
-    }
-
-    mutating func refresh(query newQuery: Int?) {
-        if case .loading = refreshSlot {
-        } else {
-            slotBeforeRefresh = refreshSlot
-            queryBeforeRefresh = query
-        }
-        appendSlot = .idle
-        if let newQuery { query = newQuery }
-        refreshSlot = .loading(load(key: 0, query: query, firstPage: true))
-    }
-
-    mutating func loadNext() {
-        guard hasList, refreshSlot == .idle || isFailed(refreshSlot), appendSlot == .idle, !bottomReached else {
-            return
-        }
-        appendSlot = .loading(load(key: nextKey, query: itemsQuery, firstPage: false))
+        return Load(serial: firstSerial + loadsStarted, key: key, query: query, direction: direction, step: step)
     }
 
     private func isFailed(_ slot: Slot) -> Bool {
@@ -131,24 +167,85 @@ struct PagingReference {
         return false
     }
 
-    mutating func preload(row: Int) {
-        guard row >= 0, row < items.count, row >= items.count - 1 - Self.prefetchDistance else { return }
-        loadNext()
+    private var edgesMayLoad: Bool {
+        guard hasList else { return false }
+        if case .loading = refreshSlot { return false }
+        return true
+    }
+
+    mutating func refresh(query newQuery: Int?, reloadAll: Bool = false, aroundRow: Int? = nil) {
+        var key = openingKey
+        var plan: Chain?
+        if reloadAll, hasList, let top = pageKeys.first {
+            key = top
+            plan = Chain(target: pageKeys.count)
+        }
+        if let row = aroundRow, hasList, !items.isEmpty {
+            guard row >= 0, row < items.count else { return }
+            var page = 0
+            var before = 0
+            while before + pageRows[page] <= row {
+                before += pageRows[page]
+                page += 1
+            }
+            key = pageKeys[page]
+        }
+        if case .loading = refreshSlot {
+        } else {
+            slotBeforeRefresh = refreshSlot
+            queryBeforeRefresh = query
+        }
+        prependSlot = .idle
+        appendSlot = .idle
+        if let newQuery { query = newQuery }
+        chain = plan
+        refreshSlot = .loading(load(key: key, query: query, direction: .refresh))
+    }
+
+    mutating func loadNext() {
+        guard edgesMayLoad, appendSlot == .idle, let key = nextKey else { return }
+        appendSlot = .loading(load(key: key, query: itemsQuery, direction: .append))
+        secondPageRequested = true
+    }
+
+    mutating func loadPrevious() {
+        guard edgesMayLoad, prependSlot == .idle, let key = previousKey else { return }
+        prependSlot = .loading(load(key: key, query: itemsQuery, direction: .prepend))
+    }
+
+    /// A preload of `row` of the snapshot the user interface shows (`seenLeading` rows prepended, of list
+    /// `seenSerial`): moved by the rows prepended since, then checked against both ends.
+    mutating func preload(row: Int, seenLeading: Int, seenSerial: UInt64) {
+        // A negative row is never a displayed row, whatever was prepended since.
+        guard row >= 0 else { return }
+        var row = row
+        if seenSerial == listSerial { row += leadingCount - seenLeading }
+        guard row >= 0, row < items.count else { return }
+        if row <= Self.prefetchDistance { loadPrevious() }
+        if row >= items.count - 1 - Self.prefetchDistance { loadNext() }
     }
 
     mutating func retry() {
-        switch (refreshSlot, appendSlot) {
-        case (.failed(let key), _):
+        switch refreshSlot {
+        case .failed(let failed):
             slotBeforeRefresh = refreshSlot
             queryBeforeRefresh = query
+            prependSlot = .idle
             appendSlot = .idle
-            refreshSlot = .loading(load(key: key, query: query, firstPage: true))
-        case (.idle, .failed(let key)):
-            appendSlot = .loading(load(key: key, query: itemsQuery, firstPage: false))
-        case (.idle, .idle) where hasList && listWasEmpty && items.isEmpty:
-            refresh(query: nil)
-        default:
+            refreshSlot = .loading(load(key: failed.key, query: failed.query, direction: .refresh, step: failed.step))
+        case .loading:
             break
+        case .idle:
+            var started = false
+            if case .failed(let failed) = prependSlot {
+                prependSlot = .loading(load(key: failed.key, query: failed.query, direction: .prepend))
+                started = true
+            }
+            if case .failed(let failed) = appendSlot {
+                appendSlot = .loading(load(key: failed.key, query: failed.query, direction: .append))
+                started = true
+            }
+            if !started, hasList, listWasEmpty, items.isEmpty { refresh(query: nil) }
         }
     }
 
@@ -156,75 +253,52 @@ struct PagingReference {
         if case .loading = refreshSlot {
             refreshSlot = slotBeforeRefresh
             query = queryBeforeRefresh
-        } else if case .loading = appendSlot {
-            appendSlot = .idle
-        }
-    }
-
-    /// Applies `reply` to the request with `serial` and `key`, if it is the one the paginator waits for.
-    mutating func respond(serial: Int, key: Int, with reply: Reply) {
-        if mutation == .appliesStaleResponses, pending?.serial != serial, key > 0,
-            case .page(let pageItems, _, _) = reply
-        {
-            items += pageItems
+            chain = nil
             return
         }
-        guard let load = pending, load.serial == serial else { return }
-        if load.isFirstPage { refreshSlot = .idle } else { appendSlot = .idle }
-        guard case .page(let pageItems, let pageTotal, let next) = reply else {
-            return fail(load)
-        }
-        let nextKey: Int?
-        let ends: Bool
-        switch configuration.model {
-        case .offset:
-            guard pageTotal >= 0 else { return fail(load) }
-            nextKey = load.key + pageItems.count
-            ends = pageItems.isEmpty || load.key + pageItems.count >= pageTotal
-        case .cursor:
-            nextKey = next
-            ends = pageItems.isEmpty || next == nil
-        }
-        let used: Set<Int> = load.isFirstPage ? [load.key] : usedKeys
-        if !ends, let nextKey, used.contains(nextKey) {
-            return fail(load)
-        }
-        let kept = keep(pageItems, firstPage: load.isFirstPage)
-        if load.isFirstPage {
-            items = kept
-            itemsQuery = load.query
-            pages = 1
-            usedKeys = [load.key]
-            hasList = true
-            listWasEmpty = pageItems.isEmpty
-        } else {
-            items += kept
-            pages += 1
-        }
-        if !ends, let nextKey {
-            usedKeys.insert(nextKey)
-            self.nextKey = nextKey
-        }
-        bottomReached = ends
-        total = configuration.model == .offset ? pageTotal : nil
+        if case .loading = prependSlot { prependSlot = .idle }
+        if case .loading = appendSlot { appendSlot = .idle }
     }
 
-    private mutating func fail(_ load: Load) {
-        if load.isFirstPage {
-            refreshSlot = .failed(key: load.key)
-        } else {
-            appendSlot = .failed(key: load.key)
+    /// A local edit at `row`: returns the value the session must insert or put, or `nil` for a removal
+    /// or when nothing changes (no list, or a row out of range).
+    mutating func edit(_ kind: PagingOperation.EditKind, row: Int) -> (applies: Bool, value: Int?) {
+        guard hasList, !pageKeys.isEmpty else { return (false, nil) }
+        // A value the list has not had: a row the server may still send (so a later page meets the local
+        // copy), or past the list's end.
+        let position = (0..<Self.sizes[itemsQuery]).first {
+            !seen.contains(itemsQuery * 1_000 + $0) && !items.contains(itemsQuery * 1_000 + $0)
+        }
+        let value = itemsQuery * 1_000 + (configuration.deduplicates ? position ?? 500 + inserted : 500 + inserted)
+        switch kind {
+        case .insert:
+            guard row <= items.count else { return (false, nil) }
+            inserted += 1
+            items.insert(value, at: row)
+            pageRows[page(holding: row, insertion: true)] += 1
+            if configuration.deduplicates { seen.insert(value) }
+            return (true, value)
+        case .remove:
+            guard row < items.count else { return (false, nil) }
+            pageRows[page(holding: row, insertion: false)] -= 1
+            items.remove(at: row)
+            return (true, nil)
+        case .replace:
+            guard row < items.count else { return (false, nil) }
+            inserted += 1
+            items[row] = value
+            if configuration.deduplicates { seen.insert(value) }
+            return (true, value)
         }
     }
 
-    /// The items of a page that are shown: with deduplication, those not loaded yet in this generation
-    /// (the list shown is exactly what was loaded), and the first of repeats within the page.
-    private mutating func keep(_ pageItems: [Int], firstPage: Bool) -> [Int] {
-        guard configuration.deduplicates else { return pageItems }
-        var seen: Set<Int> = firstPage ? [] : Set(items)
-        if mutation == .keepsIdentitiesAcrossRefresh { seen.formUnion(everLoaded) }
-        let kept = pageItems.filter { seen.insert($0).inserted }
-        everLoaded.formUnion(kept)
-        return kept
+    /// The page that holds `row` (for an insertion at the end, the last page).
+    private func page(holding row: Int, insertion: Bool) -> Int {
+        var before = 0
+        for (page, rows) in pageRows.enumerated() {
+            if row < before + rows { return page }
+            before += rows
+        }
+        return pageRows.count - 1
     }
 }

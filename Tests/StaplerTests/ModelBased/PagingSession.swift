@@ -1,7 +1,8 @@
 import Dispatch
 import Reactive
-import Stapler
 import TestSupport
+
+@testable import Stapler
 
 /// Runs operation sequences on a real paginator and checks it against ``PagingReference`` after each step.
 ///
@@ -14,6 +15,7 @@ final class PagingSession: Sendable {
     struct CursorReply: CursorPageResponse, Equatable {
         let items: [Int]
         let nextCursor: String?
+        let previousCursor: String?
     }
 
     /// One request the paginator made, answered by the test.
@@ -21,20 +23,24 @@ final class PagingSession: Sendable {
         let serial: Int
         let key: Int
         let query: Int
+        /// How many items the request asks for at most.
+        let size: Int
         let ended = Locked(false)
-        /// Sends a page (the items, the total for the offset model, the next position for the cursor one).
-        let sendPage: @Sendable (_ items: [Int], _ total: Int, _ next: Int?) -> Void
+        /// Sends a page (the items, the total for the offset model, the next and previous positions for
+        /// the cursor one).
+        let sendPage: @Sendable (_ items: [Int], _ total: Int, _ next: Int?, _ previous: Int?) -> Void
         let sendFailure: @Sendable () -> Void
         let sendCompleted: @Sendable () -> Void
 
         init<Value>(
-            serial: Int, key: Int, query: Int, observer: Signal<Value, ServerError>.Observer,
-            page: @escaping @Sendable ([Int], Int, Int?) -> Value
+            serial: Int, key: Int, query: Int, size: Int, observer: Signal<Value, ServerError>.Observer,
+            page: @escaping @Sendable ([Int], Int, Int?, Int?) -> Value
         ) {
             self.serial = serial
             self.key = key
             self.query = query
-            sendPage = { items, total, next in observer.send(value: page(items, total, next)) }
+            self.size = size
+            sendPage = { items, total, next, previous in observer.send(value: page(items, total, next, previous)) }
             sendFailure = { observer.send(error: .unavailable) }
             sendCompleted = { observer.sendCompleted() }
         }
@@ -48,14 +54,20 @@ final class PagingSession: Sendable {
         var pages: Int
         var total: Int?
         var isEndReached: Bool
+        var loadStates: String
     }
 
     /// The paginator under test, whatever its page model.
     struct Subject: Sendable {
         let object: AnyObject & Sendable
         let refresh: @Sendable (Int?) -> Void
+        let refreshInMode: @Sendable (RefreshMode<Int>) -> Void
         let loadNext: @Sendable () -> Void
+        let loadPrevious: @Sendable () -> Void
         let preload: @Sendable (Int) -> Void
+        /// The leading count and list serial of the snapshot observers last got.
+        let seen: @Sendable () -> (leading: Int, serial: UInt64)
+        let edit: @Sendable (PagingOperation.EditKind, Int, Int?) -> EditOutcome
         let retry: @Sendable () -> Void
         let cancel: @Sendable () -> Void
         let observed: @Sendable () -> Observed
@@ -95,38 +107,43 @@ final class PagingSession: Sendable {
 
     private func makeOffsetSubject(deliveringOn scheduler: TestScheduler?) -> Subject {
         let paginator = OffsetPaginator(
-            source: .offset { [requests] offset, _, query in
-                Self.recordedRequest(in: requests, key: offset, query: query) { items, total, _ in
+            source: .offset { [requests] offset, size, query in
+                Self.recordedRequest(in: requests, key: offset, query: query, size: size) { items, total, _, _ in
                     Response(items: items, total: total)
                 }
             },
-            pageSize: PagingReference.pageSize, query: 0, prefetchDistance: PagingReference.prefetchDistance,
+            pageSize: PagingReference.pageSize, query: 0, initialKey: configuration.opensMidway ? 10 : nil,
+            prefetchDistance: PagingReference.prefetchDistance,
             deduplication: configuration.deduplicates ? .by(\.self) : nil, deliveringOn: scheduler)
-        return subject(for: paginator)
+        return subject(for: paginator, key: { $0 })
     }
 
     private func makeCursorSubject(deliveringOn scheduler: TestScheduler?) -> Subject {
         let paginator = CursorPaginator(
-            source: .cursor { [requests] cursor, _, query in
+            source: .cursor { [requests] cursor, size, query in
                 let key = cursor.map { Int($0.dropFirst())! } ?? 0
-                return Self.recordedRequest(in: requests, key: key, query: query) { items, _, next in
-                    CursorReply(items: items, nextCursor: next.map { "c\($0)" })
+                return Self.recordedRequest(in: requests, key: key, query: query, size: size) {
+                    items, _, next, previous in
+                    CursorReply(
+                        items: items, nextCursor: next.map { "c\($0)" }, previousCursor: previous.map { "c\($0)" })
                 }
             },
-            pageSize: PagingReference.pageSize, query: 0, prefetchDistance: PagingReference.prefetchDistance,
+            pageSize: PagingReference.pageSize, query: 0, initialKey: configuration.opensMidway ? "c10" : nil,
+            prefetchDistance: PagingReference.prefetchDistance,
             deduplication: configuration.deduplicates ? .by(\.self) : nil, deliveringOn: scheduler)
-        return subject(for: paginator)
+        return subject(for: paginator, key: { $0 == 0 ? nil : "c\($0)" })
     }
 
     /// A load whose every run is recorded in `requests`, for the session to answer; `page` makes the
     /// response of the page model from the items, the total and the next position.
     private static func recordedRequest<Value>(
-        in requests: Locked<[Request]>, key: Int, query: Int,
-        page: @escaping @Sendable ([Int], Int, Int?) -> Value
+        in requests: Locked<[Request]>, key: Int, query: Int, size: Int,
+        page: @escaping @Sendable ([Int], Int, Int?, Int?) -> Value
     ) -> SignalProducer<Value, ServerError> {
         SignalProducer { observer, lifetime in
             let request = requests.withLock { all in
-                let request = Request(serial: all.count, key: key, query: query, observer: observer, page: page)
+                let request = Request(
+                    serial: all.count, key: key, query: query, size: size, observer: observer, page: page)
                 all.append(request)
                 return request
             }
@@ -134,7 +151,9 @@ final class PagingSession: Sendable {
         }
     }
 
-    private func subject<Key, Metadata>(for paginator: Paginator<Int, Key, Int, Metadata, ServerError>) -> Subject {
+    private func subject<Key, Metadata>(
+        for paginator: Paginator<Int, Key, Int, Metadata, ServerError>, key: @escaping @Sendable (Int) -> Key
+    ) -> Subject {
         // The observers capture the hooks and the failure log, never the paginator or the session.
         let previous = Locked(paginator.state.value.name)
         paginator.state.signal.observeValues { [observedFailures, stateHook] state in
@@ -153,16 +172,49 @@ final class PagingSession: Sendable {
             refresh: { query in
                 if let query { paginator.refresh(query: query) } else { paginator.refresh() }
             },
+            refreshInMode: { mode in
+                switch mode {
+                case .reloadAll: paginator.refresh(.reloadAll)
+                case .around(let index, let minimum): paginator.refresh(.around(index: index, minimumCount: minimum))
+                case .open(let at): paginator.refresh(.open(at: key(at)))
+                case .restart: paginator.refresh(.restart)
+                }
+            },
             loadNext: { paginator.loadNextPage() },
+            loadPrevious: { paginator.loadPreviousPage() },
             preload: { paginator.preload(index: $0) },
+            seen: {
+                let snapshot = paginator.snapshot.value
+                return (snapshot.leadingCount, snapshot.listSerial)
+            },
+            edit: { kind, row, value in
+                switch kind {
+                case .insert: paginator.insert(value!, at: row)
+                case .remove: paginator.remove(at: row)
+                case .replace: paginator.replace(at: row, with: value!)
+                }
+            },
             retry: { paginator.retry() },
             cancel: { paginator.cancel() },
             observed: {
                 Observed(
                     items: Array(paginator.items.value), state: paginator.state.value.name,
                     query: paginator.query.value, pages: paginator.pages.value, total: paginator.total.value,
-                    isEndReached: paginator.isEndReached.value)
+                    isEndReached: paginator.isEndReached.value,
+                    loadStates: Self.describe(paginator.loadStates.value))
             })
+    }
+
+    /// The load states as the reference spells them: `refresh/prepend/append`.
+    private static func describe(_ states: LoadStates<ServerError>) -> String {
+        func describe(_ state: LoadState<ServerError>) -> String {
+            switch state {
+            case .idle(let end): end ? "end" : "idle"
+            case .loading: "loading"
+            case .failed: "failed"
+            }
+        }
+        return [states.refresh, states.prepend, states.append].map(describe).joined(separator: "/")
     }
 
     private static func fire(_ hook: Locked<(@Sendable () -> Void)?>) {
@@ -217,21 +269,36 @@ final class PagingSession: Sendable {
     private func perform(_ call: PagingOperation.Call, on queue: Int) {
         let body: @Sendable () -> Void = { [self] in
             guard let subject = subject.value else { return }
-            reference.withLock { reference in
+            let seen = subject.seen()
+            let edit = reference.withLock { reference -> (applies: Bool, value: Int?) in
                 switch call {
                 case .refresh(let query): reference.refresh(query: query)
+                case .reloadAll: reference.refresh(query: nil, reloadAll: true)
+                case .refreshAround(let row): reference.refresh(query: nil, aroundRow: row)
                 case .loadNext: reference.loadNext()
-                case .preload(let row): reference.preload(row: row)
+                case .loadPrevious: reference.loadPrevious()
+                case .preload(let row): reference.preload(row: row, seenLeading: seen.leading, seenSerial: seen.serial)
                 case .retry: reference.retry()
                 case .cancel: reference.cancel()
+                case .edit(let kind, let row): return reference.edit(kind, row: row)
                 }
+                return (false, nil)
             }
             switch call {
             case .refresh(let query): subject.refresh(query)
+            case .reloadAll: subject.refreshInMode(.reloadAll)
+            case .refreshAround(let row): subject.refreshInMode(.around(index: row))
             case .loadNext: subject.loadNext()
+            case .loadPrevious: subject.loadPrevious()
             case .preload(let row): subject.preload(row)
             case .retry: subject.retry()
             case .cancel: subject.cancel()
+            case .edit(let kind, let row):
+                let outcome = subject.edit(kind, row, edit.value ?? -1)
+                if (outcome == .applied) != edit.applies {
+                    observedFailures.append(
+                        "\(call) was \(outcome), the reference \(edit.applies ? "applies it" : "does not")")
+                }
             }
         }
         if queue == 0 { body() } else { queues[queue - 1].sync(execute: body) }
@@ -248,22 +315,23 @@ final class PagingSession: Sendable {
     private func answer(_ request: Request, with answer: PagingOperation.Answer, on queue: Int) {
         let body: @Sendable () -> Void = { [self] in
             let reply = Self.reply(to: request, with: answer, model: configuration.model)
+
             reference.withLock { $0.respond(serial: request.serial, key: request.key, with: reply) }
             switch (answer, reply) {
             case (.failure, _):
                 request.sendFailure()
             case (.noPage, _):
                 request.sendCompleted()
-            case (.twoPages, .page(let items, let total, let next)):
-                request.sendPage(items, total, next)
-                request.sendPage([99_999], total, next)
-            case (.pageThenFailure, .page(let items, let total, let next)):
-                request.sendPage(items, total, next)
+            case (.twoPages, .page(let items, let total, let next, let previous)):
+                request.sendPage(items, total, next, previous)
+                request.sendPage([99_999], total, next, previous)
+            case (.pageThenFailure, .page(let items, let total, let next, let previous)):
+                request.sendPage(items, total, next, previous)
                 request.sendFailure()
-            case (.pageOnly, .page(let items, let total, let next)):
-                request.sendPage(items, total, next)
-            case (_, .page(let items, let total, let next)):
-                request.sendPage(items, total, next)
+            case (.pageOnly, .page(let items, let total, let next, let previous)):
+                request.sendPage(items, total, next, previous)
+            case (_, .page(let items, let total, let next, let previous)):
+                request.sendPage(items, total, next, previous)
                 request.sendCompleted()
             case (_, .failure):
                 request.sendFailure()
@@ -280,11 +348,11 @@ final class PagingSession: Sendable {
         let size = PagingReference.sizes[request.query]
         let pageSize = PagingReference.pageSize
         var from = request.key
-        var count = pageSize
+        var count = min(pageSize, request.size)
         var total = size
         switch answer {
         case .failure, .noPage: return .failure
-        case .shortPage: count = pageSize - 2
+        case .shortPage: count = max(0, count - 2)
         case .emptyPage: count = 0
         case .overlapping: from = max(0, request.key - 2)
         case .badKey where model == .offset: total = -1
@@ -296,7 +364,8 @@ final class PagingSession: Sendable {
             // A cursor already used: this page's own (A, A), or the second page's (A, B, A).
             next = request.key > pageSize ? pageSize : request.key
         }
-        return .page(items: items, total: total, next: next)
+        let previous = request.key > 0 ? max(0, request.key - pageSize) : nil
+        return .page(items: items, total: total, next: next, previous: previous)
     }
 
     /// Releases the paginator with whatever it has in flight and starts a fresh one.
@@ -331,29 +400,29 @@ final class PagingSession: Sendable {
         let mine = all[reference.firstSerial...]
         let live = all.filter { !$0.ended.value }.map(\.serial)
         if mine.count > reference.loadsStarted {
-            if reference.isEndReached && reference.pending == nil && reference.state == "data" {
+            if reference.isEndReached && reference.pending.isEmpty && reference.state == "data" {
                 return "a request after the end: \(mine.count) requests, expected \(reference.loadsStarted)"
             }
             return "\(mine.count) requests, expected \(reference.loadsStarted)"
         }
         if mine.count < reference.loadsStarted { return "\(mine.count) requests, expected \(reference.loadsStarted)" }
-        if live.count > 1 { return "\(live.count) loads in flight: \(live)" }
-        if let pending = reference.pending {
+        if live.count > 2 { return "\(live.count) loads in flight: \(live)" }
+        for pending in reference.pending {
             let request = all[pending.serial]
             if request.key != pending.key || request.query != pending.query {
                 return
                     "request (key \(request.key), query \(request.query)), expected (key \(pending.key), query \(pending.query))"
             }
-            if live != [pending.serial] { return "the awaited load \(pending.serial) is not the one in flight \(live)" }
-        } else if !live.isEmpty {
-            return "load \(live) is in flight but none is expected"
+        }
+        if Set(live) != Set(reference.pending.map(\.serial)) {
+            return "loads \(live) are in flight, expected \(reference.pending.map(\.serial))"
         }
         // With a delivery scheduler, the published values catch up when it runs what is due.
         if let scheduler = scheduler.value, let due = scheduler.nextDue, due <= scheduler.now { return nil }
         guard let observed = subject.value?.observed() else { return "no paginator" }
         let expected = Observed(
-            items: reference.items, state: reference.state, query: reference.query, pages: reference.pages,
-            total: reference.total, isEndReached: reference.isEndReached)
+            items: reference.items, state: reference.state, query: reference.query, pages: reference.pageKeys.count,
+            total: reference.total, isEndReached: reference.isEndReached, loadStates: reference.loadStates)
         if configuration.deduplicates, Set(observed.items).count != observed.items.count {
             return "duplicate items \(observed.items)"
         }

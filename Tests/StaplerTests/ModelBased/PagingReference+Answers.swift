@@ -1,0 +1,126 @@
+extension PagingReference {
+    /// Applies `reply` to the request with `serial` and `key`, if it is a load the paginator waits for.
+    mutating func respond(serial: Int, key: Int, with reply: Reply) {
+        if mutation == .appliesStaleResponses, !pending.contains(where: { $0.serial == serial }), key > 0,
+            case .page(let pageItems, _, _, _) = reply
+        {
+            items += pageItems
+            return
+        }
+        guard let load = pending.first(where: { $0.serial == serial }) else { return }
+        setSlot(load.direction, .idle)
+        guard case .page(let pageItems, let pageTotal, let next, let previous) = reply else {
+            return fail(load)
+        }
+        if configuration.model == .offset, pageTotal < 0 { return fail(load) }
+        let (nextKey, ends) = Self.nextKey(of: pageItems, at: load.key, total: pageTotal, next: next, configuration)
+        let previousKey =
+            configuration.model == .offset ? (load.key > 0 ? max(0, load.key - Self.pageSize) : nil) : previous
+        let topEnds = pageItems.isEmpty || previousKey == nil
+        switch load.direction {
+        case .refresh:
+            let used = Set(chain?.pages.map(\.key) ?? [])
+            let chained = load.step > 0
+            if !ends, let nextKey, nextKey == load.key || used.contains(nextKey) {
+                return fail(load)
+            }
+            if !topEnds, !chained, let previousKey, previousKey == load.key || previousKey == nextKey {
+                return fail(load)
+            }
+            guard var plan = chain else {
+                return commit(
+                    [(load.key, pageItems, ends ? nil : nextKey, topEnds ? nil : previousKey)], load, pageTotal)
+            }
+            plan.pages.append((load.key, pageItems, ends ? nil : nextKey, topEnds ? nil : previousKey))
+            if ends || plan.pages.count >= plan.target { return commit(plan.pages, load, pageTotal) }
+            chain = plan
+            refreshSlot = .loading(
+                self.load(key: nextKey!, query: query, direction: .refresh, step: plan.pages.count))
+        case .append:
+            if !ends, let nextKey, nextKey == load.key || usedKeys.contains(nextKey) { return fail(load) }
+            let kept = keep(pageItems, fresh: false)
+            items += kept
+            pageKeys.append(load.key)
+            pageRows.append(kept.count)
+            self.nextKey = ends ? nil : nextKey
+            if let nextKey, !ends { usedKeys.insert(nextKey) }
+            total = configuration.model == .offset ? pageTotal : nil
+        case .prepend:
+            if !topEnds, let previousKey, previousKey == load.key || usedKeys.contains(previousKey) {
+                return fail(load)
+            }
+            let kept = keep(pageItems, fresh: false)
+            items.insert(contentsOf: kept, at: 0)
+            pageKeys.insert(load.key, at: 0)
+            pageRows.insert(kept.count, at: 0)
+            leadingCount += kept.count
+            self.previousKey = topEnds ? nil : previousKey
+            if let previousKey, !topEnds { usedKeys.insert(previousKey) }
+            total = configuration.model == .offset ? pageTotal : nil
+        }
+    }
+
+    /// The next key of a page and whether it ends the bottom, per the page model.
+    static func nextKey(
+        of pageItems: [Int], at key: Int, total: Int, next: Int?, _ configuration: ModelConfiguration
+    ) -> (Int?, Bool) {
+        switch configuration.model {
+        case .offset:
+            return (key + pageItems.count, pageItems.isEmpty || key + pageItems.count >= total)
+        case .cursor:
+            return (next, pageItems.isEmpty || next == nil)
+        }
+    }
+
+    private mutating func setSlot(_ direction: Direction, _ slot: Slot) {
+        switch direction {
+        case .refresh: refreshSlot = slot
+        case .prepend: prependSlot = slot
+        case .append: appendSlot = slot
+        }
+    }
+
+    private mutating func fail(_ load: Load) {
+        setSlot(load.direction, .failed(load))
+    }
+
+    /// Replaces the list with `pages` (one, or a reload's chain), in one update.
+    private mutating func commit(
+        _ pages: [(key: Int, items: [Int], next: Int?, previous: Int?)], _ load: Load, _ lastTotal: Int
+    ) {
+        seen = []
+        items = []
+        pageKeys = []
+        pageRows = []
+        usedKeys = []
+        for page in pages {
+            let kept = keep(page.items, fresh: true)
+            items += kept
+            pageKeys.append(page.key)
+            pageRows.append(kept.count)
+            usedKeys.insert(page.key)
+        }
+        previousKey = pages[0].previous
+        nextKey = pages[pages.count - 1].next
+        if let previousKey { usedKeys.insert(previousKey) }
+        if let nextKey { usedKeys.insert(nextKey) }
+        itemsQuery = load.query
+        hasList = true
+        listWasEmpty = pages.allSatisfy(\.items.isEmpty)
+        chain = nil
+        leadingCount = 0
+        listSerial &+= 1
+        secondPageRequested = false
+        total = configuration.model == .offset ? lastTotal : nil
+    }
+
+    /// The items of a page that are shown: with deduplication, those the list has not had (the first of
+    /// repeats within the page).
+    private mutating func keep(_ pageItems: [Int], fresh: Bool) -> [Int] {
+        guard configuration.deduplicates else { return pageItems }
+        if mutation == .keepsIdentitiesAcrossRefresh, fresh { seen.formUnion(everLoaded) }
+        let kept = pageItems.filter { seen.insert($0).inserted }
+        everLoaded.formUnion(kept)
+        return kept
+    }
+}
