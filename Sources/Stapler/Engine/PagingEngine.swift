@@ -23,7 +23,7 @@ import Reactive
 /// group, which it reaches through ``PropertyWriter`` and ``SignalWriter``.
 @usableFromInline
 final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>:
-    @unchecked Sendable
+    PageReceiver, @unchecked Sendable
 {
     @usableFromInline typealias Machine = PagingMachine<Item, Key, Query, Metadata, Failure>
     @usableFromInline typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>
@@ -211,7 +211,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     func start(_ load: Machine.Load) {
         let ticket = load.ticket
         let direction = load.request.direction
-        let disposable = source.start(load.request, PageSink(engine: self, ticket: ticket))
+        let disposable = source.start(load.request, PageSink(receiver: self, ticket: ticket))
         let isCurrent = state.withLock { state -> Bool in
             guard state.loads[direction]?.ticket == ticket else { return false }
             state.loads[direction] = (ticket, disposable)

@@ -55,7 +55,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     /// The total number of items on the server, as the latest response reported it; initially 0.
     @inlinable
     public var total: Property<Int> {
-        paginator.engine.property(.totalOrZero, { $0.total ?? 0 }, skipping: ==)
+        paginator.totalOrZero
     }
 
     /// Whether to show an activity indicator for pages after the first: `false` until the second page
@@ -90,8 +90,8 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
         }
         let paginator = Paginator(source: source, pageSize: pageSize, prefetchDistance: 0, deliveringOn: scheduler)
         self.paginator = paginator
-        initialLoadAction = Self.firstPageAction(paginator.engine)
-        refreshAction = Self.firstPageAction(paginator.engine)
+        initialLoadAction = Self.firstPageAction(paginator.firstPageLoads)
+        refreshAction = Self.firstPageAction(paginator.firstPageLoads)
     }
 
     /// Creates a paginator over an offset + total backend reached with `async` calls.
@@ -120,20 +120,20 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     /// - Complexity: O(1) when it does nothing.
     @inlinable
     public func loadNextPageIfNeeded() {
-        guard paginator.engine.gate.allowsLoadNextOrRetry else { return }
-        paginator.engine.send { $0.receiveLoadNext(retryingFailedPage: true, afterFailedRefresh: false) }
+        paginator.loadNextOrRetryingFailedPage()
     }
 
     /// An action whose runs start a new generation and end with its first page.
     @inlinable
     static func firstPageAction(
-        _ engine: PagingEngine<Item, Int, Void, Response, ResponseError>
+        _ loads: FirstPageLoads<Item, Int, Void, Response, ResponseError>
     ) -> Action<Void, Void, PagingError<ResponseError>> {
-        // The action holds the engine strongly: the engine holds nothing of the action, and releasing
-        // the action interrupts its runs, which cancels their loads.
+        // The action holds the loads (the engine under the paginator) strongly: they hold nothing of the
+        // action, an action may outlive the facade and its paginator, and releasing the action
+        // interrupts its runs, which cancels their loads.
         Action {
             SignalProducer { observer, lifetime in
-                let generation = engine.refresh(query: nil) { outcome in
+                let generation = loads.refresh { outcome in
                     switch outcome {
                     case .loaded:
                         observer.send(value: ())
@@ -145,7 +145,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
                     }
                 }
                 lifetime.observeEnded {
-                    engine.send { $0.receiveCancel(generation: generation) }
+                    loads.cancel(generation)
                 }
             }
         }

@@ -13,7 +13,7 @@ public struct PageSource<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     Sendable
 {
     /// Where the events of one page load go.
-    @usableFromInline typealias Sink = PageSink<Item, Key, Query, Metadata, Failure>
+    @usableFromInline typealias Sink = PageSink<Item, Key, Metadata, Failure>
 
     /// The key of the first page.
     public let firstKey: Key
@@ -39,8 +39,24 @@ public struct PageSource<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         firstKey: Key,
         loadPage: @escaping @Sendable (PageRequest<Key, Query>) -> SignalProducer<Page<Item, Key, Metadata>, Failure>
     ) {
+        self.init(firstKey: firstKey, load: loadPage) { page, _ in page }
+    }
+
+    /// Creates a source from a load of responses and a page model: `page`, a pure function, makes the
+    /// page of each response for the request it answers.
+    ///
+    /// - Parameters:
+    ///   - firstKey: The key of the first page.
+    ///   - load: Requests the response of a request.
+    ///   - page: Makes the page of a response: its items, its keys, its total and metadata.
+    @inlinable
+    init<Response>(
+        firstKey: Key,
+        load: @escaping @Sendable (PageRequest<Key, Query>) -> SignalProducer<Response, Failure>,
+        page: @escaping @Sendable (Response, PageRequest<Key, Query>) -> Page<Item, Key, Metadata>
+    ) {
         self.init(firstKey: firstKey) { request, sink in
-            loadPage(request).start { event in sink.send(event.paging { $0 }) }
+            load(request).start { event in sink.send(event.paging { page($0, request) }) }
         }
     }
 }

@@ -25,24 +25,27 @@ extension PageSource where Key == Int {
     public static func offset(
         load: @escaping @Sendable (_ offset: Int, _ size: Int, _ query: Query) -> SignalProducer<Metadata, Failure>
     ) -> PageSource where Metadata: PaginatedResponse, Metadata.Item == Item {
-        PageSource(firstKey: 0) { request, sink in
-            let offset = request.key
-            var size = request.pageSize
-            if let following = request.followingKey, following > offset {
-                size = min(size, following - offset)
-            }
-            return load(offset, size, request.query).start { event in
-                sink.send(event.paging { offsetPage($0, at: offset, pageSize: request.pageSize) })
-            }
-        }
+        PageSource(
+            firstKey: 0, load: { request in load(request.key, offsetRequestSize(request), request.query) },
+            page: offsetPage)
     }
 
-    /// The page for `response` at `offset`: previous and next offsets, end and total, per the offset
-    /// model.
+    /// How many items the offset model asks for: the page size, cut so that a page loaded above the top
+    /// page asks for no row the list has.
+    @inlinable
+    static func offsetRequestSize(_ request: PageRequest<Int, Query>) -> Int {
+        guard let following = request.followingKey, following > request.key else { return request.pageSize }
+        return min(request.pageSize, following - request.key)
+    }
+
+    /// The page of `response` for `request`: previous and next offsets, end and total, per the offset
+    /// model (a pure function).
     @inlinable
     static func offsetPage(
-        _ response: Metadata, at offset: Int, pageSize: Int
+        _ response: Metadata, for request: PageRequest<Int, Query>
     ) -> Page<Item, Int, Metadata> where Metadata: PaginatedResponse, Metadata.Item == Item {
+        let offset = request.key
+        let pageSize = request.pageSize
         let loaded = offset.addingReportingOverflow(response.items.count)
         let ends = loaded.overflow || response.total < 0 || loaded.partialValue >= response.total
         let previous = offset > 0 ? max(0, offset - pageSize) : nil
