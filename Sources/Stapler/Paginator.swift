@@ -180,17 +180,24 @@ public final class Paginator<
     ///
     /// It disposes any load in flight and loads the first page. The items of the previous generation stay
     /// until the first page replaces them.
+    ///
+    /// - Returns: ``LoadOutcome/started``: a refresh always starts.
     @inlinable
-    public func refresh() {
+    @discardableResult
+    public func refresh() -> LoadOutcome<Failure> {
         engine.refresh(query: nil, waiter: nil)
+        return .started
     }
 
     /// Starts a new generation with `query`; results of earlier queries are never applied.
     ///
     /// - Parameter query: The query of the new generation.
+    /// - Returns: ``LoadOutcome/started``: a refresh always starts.
     @inlinable
-    public func refresh(query: Query) {
+    @discardableResult
+    public func refresh(query: Query) -> LoadOutcome<Failure> {
         engine.refresh(query: query, waiter: nil)
+        return .started
     }
 
     /// Starts a new generation in `mode`, with the current query or `query`.
@@ -204,9 +211,12 @@ public final class Paginator<
     /// - Parameters:
     ///   - mode: How the list reloads; see ``RefreshMode``.
     ///   - query: The query of the new generation; the current one when `nil`.
+    /// - Returns: ``LoadOutcome/started``, or ``LoadOutcome/ignored(_:)`` for a refresh around a row
+    ///   outside the list.
     @inlinable
-    public func refresh(_ mode: RefreshMode<Key>, query: Query? = nil) {
-        engine.refresh(mode, query: query, waiter: nil)
+    @discardableResult
+    public func refresh(_ mode: RefreshMode<Key>, query: Query? = nil) -> LoadOutcome<Failure> {
+        engine.startRefresh(mode, query: query, waiter: nil)
     }
 
     /// Loads the next page at the bottom if the list has data, more pages there, and nothing loading
@@ -215,11 +225,13 @@ public final class Paginator<
     /// Does nothing after a failure at the bottom (call ``retry()``), before the first page, while the
     /// bottom loads or a refresh runs, or after the end.
     ///
+    /// - Returns: ``LoadOutcome/started``, or ``LoadOutcome/ignored(_:)`` with the reason.
     /// - Complexity: O(1) when it does nothing.
     @inlinable
-    public func loadNextPage() {
-        guard engine.gate.allowsLoadNext else { return }
-        engine.send { $0.receiveLoadNext(retryingFailedPage: false) }
+    @discardableResult
+    public func loadNextPage() -> LoadOutcome<Failure> {
+        if let reason = engine.gate.reason(.append) { return .ignored(reason) }
+        return engine.loadEdge(.append, waiter: nil)
     }
 
     /// Loads the page before the top page, under the same rules as ``loadNextPage()`` at the other end.
@@ -227,11 +239,13 @@ public final class Paginator<
     /// Its rows arrive as ``ItemsChange/inserted(_:)`` at `0..<n`, and ``PagingSnapshot/leadingCount``
     /// grows by `n`, so a list can keep the user's position.
     ///
+    /// - Returns: ``LoadOutcome/started``, or ``LoadOutcome/ignored(_:)`` with the reason.
     /// - Complexity: O(1) when it does nothing.
     @inlinable
-    public func loadPreviousPage() {
-        guard engine.gate.allowsLoadPrevious else { return }
-        engine.send { $0.receiveLoadPrevious() }
+    @discardableResult
+    public func loadPreviousPage() -> LoadOutcome<Failure> {
+        if let reason = engine.gate.reason(.prepend) { return .ignored(reason) }
+        return engine.loadEdge(.prepend, waiter: nil)
     }
 
     /// Loads a page at each end that row `index` is within the prefetch distance of: the top when
@@ -257,9 +271,12 @@ public final class Paginator<
     /// page failed requests that page again. In `noData` it reloads the list, like ``refresh()``
     /// (TIPagination's "try again" on an empty list). In any other state it does nothing: a list with
     /// data never re-requests a page on its own.
+    ///
+    /// - Returns: ``LoadOutcome/started``, or ``LoadOutcome/ignored(_:)`` when nothing failed.
     @inlinable
-    public func retry() {
-        engine.send { $0.receiveRetry() }
+    @discardableResult
+    public func retry() -> LoadOutcome<Failure> {
+        engine.retry(waiter: nil)
     }
 
     /// Disposes the loads in flight, if any, without an error (Pageable's `cancelAllRequests()`).
@@ -269,9 +286,19 @@ public final class Paginator<
     /// `noData` or `errorRefreshing`), and a list that had data returns to `data` with the query, the keys
     /// and the ends it had, so paging it goes on where it stood. Nothing in flight is ever applied
     /// afterwards.
+    ///
+    /// - Returns: ``LoadOutcome/cancelled`` if a load was cancelled, else
+    ///   ``LoadOutcome/ignored(_:)`` with ``IgnoredReason/nothingToDo``.
     @inlinable
-    public func cancel() {
-        engine.send { $0.receiveCancel(generation: nil) }
+    @discardableResult
+    public func cancel() -> LoadOutcome<Failure> {
+        var cancelled = false
+        engine.send {
+            let effects = $0.receiveCancel(generation: nil)
+            cancelled = effects.publish
+            return effects
+        }
+        return cancelled ? .cancelled : .ignored(.nothingToDo)
     }
 }
 

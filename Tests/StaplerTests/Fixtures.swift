@@ -44,3 +44,10 @@ extension Property {
         return log
     }
 }
+
+/// Makes `call` as a synchronous call: in an `async` function the paginator's `async` overload would be
+/// chosen, which waits for the load; these tests start it and watch it instead.
+@discardableResult
+func synchronously<Result>(_ call: () -> Result) -> Result {
+    call()
+}

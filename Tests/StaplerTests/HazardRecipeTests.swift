@@ -117,11 +117,11 @@ struct HazardRecipeTests {
                 throw .timeout
             }, pageSize: 5, query: "slow")
         let errors = paginator.errorsAfterFirstPage.record()
-        paginator.refresh()
+        synchronously { paginator.refresh() }
         #expect(await eventually { started.value == ["slow"] })
         switch interruption {
-        case .refresh: paginator.refresh(query: "slow")
-        case .queryChange: paginator.refresh(query: "fast")
+        case .refresh: synchronously { paginator.refresh(query: "slow") }
+        case .queryChange: synchronously { paginator.refresh(query: "fast") }
         case .cancel, .release: paginator.cancel()
         }
         #expect(await eventually { cancelled.value.count == 1 }, "Task.isCancelled was observed")

@@ -280,7 +280,7 @@ struct StaplerLeakTests {
                     return page(0, 5, total: 5)
                 }, pageSize: 5)
             weakPaginator = paginator
-            paginator.refresh()
+            synchronously { paginator.refresh() }
             #expect(await eventually { started.isSet })
         }
         #expect(weakPaginator == nil)

@@ -40,7 +40,7 @@ struct PageModelTests {
     static func pageToEnd<Key, Query, Metadata>(
         _ paginator: Paginator<Int, Key, Query, Metadata, ServerError>, limit: Int = 10
     ) async -> Bool {
-        paginator.refresh()
+        synchronously { paginator.refresh() }
         for page in 1...limit {
             let settled = await eventually {
                 let state = paginator.state.value
@@ -48,7 +48,7 @@ struct PageModelTests {
             }
             guard settled else { return false }
             guard paginator.state.value == .data, !paginator.isEndReached.value else { return true }
-            paginator.loadNextPage()
+            synchronously { paginator.loadNextPage() }
         }
         return false
     }
@@ -324,8 +324,8 @@ struct PageModelTests {
                 cancelled.increment(by: 1)
                 throw .timeout
             }, pageSize: 1)
-        paginator.refresh()
-        paginator.refresh()
+        synchronously { paginator.refresh() }
+        synchronously { paginator.refresh() }
         #expect(await eventually { cancelled.value == 1 && paginator.state.value == .data })
         #expect(Array(paginator.items.value) == [9])
     }

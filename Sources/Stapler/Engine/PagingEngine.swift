@@ -28,6 +28,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @usableFromInline typealias Machine = PagingMachine<Item, Key, Query, Metadata, Failure>
     @usableFromInline typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>
     @usableFromInline typealias Waiter = @Sendable (FirstPageOutcome<Failure>) -> Void
+    @usableFromInline typealias EdgeWaiter = @Sendable (LoadOutcome<Failure>) -> Void
     @usableFromInline typealias PageEvent = Signal<Page<Item, Key, Metadata>, PagingError<Failure>>.Event
     @usableFromInline typealias Publication = PagingPublication<Item, Query, Metadata, Failure>
     /// Stages one published value for a publication, given the publication before it; runs under the
@@ -57,6 +58,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         @usableFromInline var loads = RunningLoads()
         /// Callbacks waiting for the first page of a generation.
         @usableFromInline var waiters: [UInt64: [Waiter]] = [:]
+        /// Callbacks waiting for the end of an edge load, by its ticket.
+        @usableFromInline var edgeWaiters: [UInt64: [EdgeWaiter]] = [:]
 
         @inlinable
         init(machine: Machine) {
@@ -92,11 +95,18 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     }
 
     deinit {
-        let loads = state.withLock { state in
-            defer { state.loads = RunningLoads() }
-            return state.loads
+        let (loads, waiters, edgeWaiters) = state.withLock { state in
+            defer {
+                state.loads = RunningLoads()
+                state.waiters = [:]
+                state.edgeWaiters = [:]
+            }
+            return (state.loads, state.waiters, state.edgeWaiters)
         }
         loads.disposeAll()
+        // Whoever still waits hears that the loads ended with the paginator.
+        for waiter in waiters.values.joined() { waiter(.cancelled) }
+        for waiter in edgeWaiters.values.joined() { waiter(.cancelled) }
     }
 
     // MARK: Inputs
@@ -122,7 +132,10 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     /// - Returns: The generation the machine is in afterwards.
     @inlinable
     @discardableResult
-    func send(waiter: Waiter? = nil, _ transition: (inout Machine) -> Machine.Effects) -> UInt64 {
+    func send(
+        waiter: Waiter? = nil, _ transition: (inout Machine) -> Machine.Effects,
+        registering register: ((inout State) -> Void)? = nil
+    ) -> UInt64 {
         var delivers = false
         var disposed = RunningLoads()
         var started: [Machine.Load] = []
@@ -132,9 +145,12 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             if let waiter {
                 state.waiters[generation, default: []].append(waiter)
             }
+            register?(&state)
             guard !effects.isEmpty else { return generation }
             updateGate(state.machine)
-            if effects.publish || !effects.firstPageOutcomes.isEmpty {
+            if effects.publish || !effects.firstPageOutcomes.isEmpty || effects.endedPrepend != nil
+                || effects.endedAppend != nil
+            {
                 delivers = enqueue(effects, of: &state)
             }
             for direction in PageDirection.allCases {
@@ -174,8 +190,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @inlinable
     func updateGate(_ machine: Machine) {
         gate.update(
-            canLoadNext: machine.canLoad(.append), canRetryNext: machine.canRetryNext,
-            canLoadPrevious: machine.canLoad(.prepend), itemCount: machine.snapshot.items.count,
+            append: machine.reasonNotToLoad(.append), prepend: machine.reasonNotToLoad(.prepend),
+            canRetryNext: machine.canRetryNext, itemCount: machine.snapshot.items.count,
             leadingCount: machine.snapshot.leadingCount)
     }
 
@@ -201,8 +217,29 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                     box.deliveries.append(.outcome { waiter(outcome) })
                 }
             }
+            if !state.edgeWaiters.isEmpty {
+                settle(effects.endedPrepend, of: .prepend, in: &state, into: &box)
+                settle(effects.endedAppend, of: .append, in: &state, into: &box)
+            }
             return box.deliveries.count != queued
         }
+    }
+
+    /// Queues the outcome of an edge load that ended for the calls that await it; under both locks.
+    @inlinable
+    func settle(
+        _ ended: (ticket: UInt64, end: LoadEnd)?, of direction: PageDirection, in state: inout State,
+        into box: inout Outbox
+    ) {
+        guard let ended, let waiters = state.edgeWaiters.removeValue(forKey: ended.ticket) else { return }
+        let outcome: LoadOutcome<Failure> =
+            switch ended.end {
+            case .loaded: .loaded
+            case .failed: state.machine[slot: direction].error.map { .failed($0) } ?? .loaded
+            case .superseded: .superseded
+            case .cancelled: .cancelled
+            }
+        for waiter in waiters { box.deliveries.append(.outcome { waiter(outcome) }) }
     }
 
     /// Starts `load` and records its disposable, or disposes it at once if the load was superseded or

@@ -36,9 +36,10 @@ final class PagingGate: Sendable {
         #endif
     }
 
-    /// The packed word: bits 0-2 say "can load next", "can retry next", "can load previous"; bits 3-32
-    /// hold the item count and bits 33-62 the rows from the list's first page to its end (the count
-    /// minus the rows prepended), each saturated at ``countLimit``.
+    /// The packed word: bits 0-2 hold the bottom edge's code and bits 3-5 the top edge's (0: a load can
+    /// start, else why not, see ``reason(_:)``), bit 6 says "can retry next", bits 7-34 hold the item
+    /// count and bits 35-62 the rows from the list's first page to its end (the count minus the rows
+    /// prepended), each saturated at ``countLimit``.
     @inlinable
     var current: Int {
         #if canImport(Darwin)
@@ -50,15 +51,31 @@ final class PagingGate: Sendable {
 
     /// The largest count the word holds; a larger one is stored as this and lets every preload through.
     @inlinable
-    static var countLimit: Int { (1 << 30) - 1 }
+    static var countLimit: Int { (1 << 28) - 1 }
+
+    /// The code of an edge: 0 when a load can start, else its reason's.
+    @inlinable
+    static func code(_ reason: IgnoredReason?) -> Int {
+        switch reason {
+        case nil: 0
+        case .alreadyLoading?: 1
+        case .endReached?: 2
+        case .awaitingRetry?: 3
+        case .notLoaded?: 4
+        case .refreshing?: 5
+        case .nothingToDo?: 6
+        }
+    }
 
     /// Records the machine's state; call under the engine's lock after each transition.
     @inlinable
-    func update(canLoadNext: Bool, canRetryNext: Bool, canLoadPrevious: Bool, itemCount: Int, leadingCount: Int) {
-        let flags = (canLoadNext ? 1 : 0) | (canRetryNext ? 2 : 0) | (canLoadPrevious ? 4 : 0)
+    func update(
+        append: IgnoredReason?, prepend: IgnoredReason?, canRetryNext: Bool, itemCount: Int, leadingCount: Int
+    ) {
         let count = min(itemCount, Self.countLimit)
         let fromOpening = min(max(itemCount - leadingCount, 0), Self.countLimit)
-        let packed = fromOpening << 33 | count << 3 | flags
+        let packed =
+            fromOpening << 35 | count << 7 | (canRetryNext ? 1 << 6 : 0) | Self.code(prepend) << 3 | Self.code(append)
         #if canImport(Darwin)
             storage.store(packed)
         #else
@@ -66,22 +83,37 @@ final class PagingGate: Sendable {
         #endif
     }
 
+    /// Why a load at `edge` cannot start, as of the latest transition, or `nil` if it can.
+    @inlinable
+    func reason(_ edge: PageDirection) -> IgnoredReason? {
+        let code = edge == .prepend ? (current >> 3) & 7 : current & 7
+        switch code {
+        case 1: return .alreadyLoading
+        case 2: return .endReached
+        case 3: return .awaitingRetry
+        case 4: return .notLoaded
+        case 5: return .refreshing
+        case 6: return .nothingToDo
+        default: return nil
+        }
+    }
+
     /// Whether `loadNextPage()` could start a load.
     @inlinable
     var allowsLoadNext: Bool {
-        current & 1 != 0
+        current & 7 == 0
     }
 
     /// Whether `loadPreviousPage()` could start a load.
     @inlinable
     var allowsLoadPrevious: Bool {
-        current & 4 != 0
+        (current >> 3) & 7 == 0
     }
 
     /// Whether `loadNextPage()` could start a load, or request a failed page again.
     @inlinable
     var allowsLoadNextOrRetry: Bool {
-        current & 3 != 0
+        current & 7 == 0 || current & (1 << 6) != 0
     }
 
     /// Whether `preload(index:)` could start a load for row `index` with `distance`.
@@ -92,11 +124,11 @@ final class PagingGate: Sendable {
     @inlinable
     func allowsPreload(index: Int, distance: Int) -> Bool {
         let word = current
-        let count = (word >> 3) & Self.countLimit
+        let count = (word >> 7) & Self.countLimit
         guard index >= 0, index < count || count == Self.countLimit else { return false }
-        if word & 4 != 0 && index <= distance { return true }
-        let fromOpening = (word >> 33) & Self.countLimit
-        return word & 1 != 0 && (index >= fromOpening - 1 - distance || fromOpening == Self.countLimit)
+        if (word >> 3) & 7 == 0 && index <= distance { return true }
+        let fromOpening = (word >> 35) & Self.countLimit
+        return word & 7 == 0 && (index >= fromOpening - 1 - distance || fromOpening == Self.countLimit)
     }
 }
 

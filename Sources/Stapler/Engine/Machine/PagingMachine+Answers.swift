@@ -18,6 +18,7 @@ extension PagingMachine {
             case .prepend: applyEdgePage(page, identities: identities, at: .prepend, of: load, &effects)
             }
         }
+        effects.end(ticket, of: direction, as: self[slot: direction].error == nil ? .loaded : .failed)
         checkInvariants()
         return effects
     }
@@ -29,6 +30,7 @@ extension PagingMachine {
         guard let direction = direction(of: ticket), let load = self[slot: direction].load else { return effects }
         effects.cancel(ticket, of: direction)
         fail(direction, with: error, request: load.request, &effects)
+        effects.end(ticket, of: direction, as: .failed)
         checkInvariants()
         return effects
     }

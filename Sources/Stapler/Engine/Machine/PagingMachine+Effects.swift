@@ -27,6 +27,9 @@ extension PagingMachine {
         @usableFromInline var laterPageError: PagingError<Failure>?
         /// First-page outcomes to report, by generation.
         @usableFromInline var firstPageOutcomes: [(generation: UInt64, outcome: FirstPageOutcome<Failure>)] = []
+        /// Edge loads that ended in this transition, and how, for the calls that await them.
+        @usableFromInline var endedPrepend: (ticket: UInt64, end: LoadEnd)?
+        @usableFromInline var endedAppend: (ticket: UInt64, end: LoadEnd)?
         /// Set by transitions outside the seed's table (a restored list); skips the transition check.
         @usableFromInline var allowsAnyMove = false
 
@@ -42,6 +45,16 @@ extension PagingMachine {
         /// Whether a load starts.
         @inlinable
         var startsLoad: Bool { !started.isEmpty }
+
+        /// Records that the edge load with `ticket` of `direction` ended as `end`.
+        @inlinable
+        mutating func end(_ ticket: UInt64, of direction: PageDirection, as end: LoadEnd) {
+            switch direction {
+            case .refresh: break
+            case .prepend: endedPrepend = (ticket, end)
+            case .append: endedAppend = (ticket, end)
+            }
+        }
 
         /// Records that the load with `ticket` of `direction` must be disposed.
         @inlinable
@@ -63,6 +76,12 @@ extension PagingMachine {
             }
         }
     }
+}
+
+/// How a load ended, for the calls that await it (a failure's error is its slot's).
+@usableFromInline
+enum LoadEnd: Sendable {
+    case loaded, failed, superseded, cancelled
 }
 
 /// A set of directions, one bit each.

@@ -119,8 +119,12 @@ extension PagingMachine {
         var effects = Effects()
         switch refreshSlot {
         case .failed(_, let request):
-            if let ticket = prependSlot.load?.ticket { effects.cancel(ticket, of: .prepend) }
-            if let ticket = appendSlot.load?.ticket { effects.cancel(ticket, of: .append) }
+            for edge in [PageDirection.prepend, .append] {
+                if let ticket = self[slot: edge].load?.ticket {
+                    effects.cancel(ticket, of: edge)
+                    effects.end(ticket, of: edge, as: .superseded)
+                }
+            }
             prependSlot = .idle
             appendSlot = .idle
             slotBeforeRefresh = refreshSlot
@@ -196,6 +200,7 @@ extension PagingMachine {
     mutating func cancelEdge(_ edge: PageDirection, _ effects: inout Effects) {
         guard let load = self[slot: edge].load else { return }
         effects.cancel(load.ticket, of: edge)
+        effects.end(load.ticket, of: edge, as: .cancelled)
         self[slot: edge] = .idle
         publish(&effects)
     }

@@ -32,7 +32,10 @@ extension PagingMachine {
             queryBeforeRefresh = query
         }
         for edge in [PageDirection.prepend, .append] {
-            if let load = self[slot: edge].load { effects.cancel(load.ticket, of: edge) }
+            if let load = self[slot: edge].load {
+                effects.cancel(load.ticket, of: edge)
+                effects.end(load.ticket, of: edge, as: .superseded)
+            }
             self[slot: edge] = .idle
         }
         if let newQuery {

@@ -143,15 +143,22 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         effects.publish = true
     }
 
-    /// Whether an edge load could start now in `direction` (what ``PagingGate`` records).
+    /// Whether an edge load could start now in `direction`.
     @inlinable
     func canLoad(_ direction: PageDirection) -> Bool {
-        guard hasList, refreshSlot.load == nil else { return false }
-        switch direction {
-        case .append: return appendSlot.load == nil && appendSlot.error == nil && bottomKey != nil
-        case .prepend: return prependSlot.load == nil && prependSlot.error == nil && topKey != nil
-        case .refresh: return false
-        }
+        direction != .refresh && reasonNotToLoad(direction) == nil
+    }
+
+    /// Why an edge load could not start now in `direction`, or `nil` if it could.
+    @inlinable
+    func reasonNotToLoad(_ direction: PageDirection) -> IgnoredReason? {
+        guard hasList else { return refreshSlot.load != nil ? .refreshing : .notLoaded }
+        if refreshSlot.load != nil { return .refreshing }
+        let slot = self[slot: direction]
+        if slot.load != nil { return .alreadyLoading }
+        if slot.error != nil { return .awaitingRetry }
+        let key = direction == .append ? bottomKey : topKey
+        return key == nil ? .endReached : nil
     }
 
     /// Whether the failed later page could be requested again now.

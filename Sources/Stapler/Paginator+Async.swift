@@ -1,0 +1,76 @@
+// The `async` forms of the paginator's calls: each returns exactly one outcome when what it started is
+// over (applied, failed, superseded or cancelled), or at once when it started nothing.
+//
+// Cancelling the awaiting task returns `.cancelled` at once but does not cancel the load: a SwiftUI
+// `.refreshable` or `.task` is cancelled whenever its view goes away or redraws, and the load may be
+// shared (another call, the facade's action, the list itself waits for it). Its result still lands.
+// Paging 3 ties loads to the collector's scope and TanStack Query cancels only when every observer
+// left; Stapler's loads belong to the paginator, so only `cancel()`, a refresh or the paginator's
+// release end them.
+
+extension Paginator {
+    /// Starts a new generation and returns when its first page is applied (or every page, for a refresh
+    /// of several pages), failed, or was superseded by a newer refresh.
+    ///
+    /// ```swift
+    /// List(rows) { row in RowView(row) }
+    ///     .refreshable { await paginator.refresh() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - mode: How the list reloads; see ``RefreshMode``.
+    ///   - query: The query of the new generation; the current one when `nil`.
+    /// - Returns: ``LoadOutcome/loaded``, ``LoadOutcome/failed(_:)``, ``LoadOutcome/superseded``,
+    ///   ``LoadOutcome/cancelled``, or ``LoadOutcome/ignored(_:)`` for a refresh around a row outside the
+    ///   list.
+    @inlinable
+    @discardableResult
+    public func refresh(_ mode: RefreshMode<Key> = .restart, query: Query? = nil) async -> LoadOutcome<Failure> {
+        await engine.awaitOutcome { resolve in
+            engine.startRefresh(mode, query: query) { resolve(LoadOutcome($0)) }
+        }
+    }
+
+    /// Starts a new generation with `query` and returns when its first page is applied or failed, or
+    /// when a newer refresh superseded it.
+    ///
+    /// - Parameter query: The query of the new generation.
+    /// - Returns: The load's outcome.
+    @inlinable
+    @discardableResult
+    public func refresh(query: Query) async -> LoadOutcome<Failure> {
+        await refresh(.restart, query: query)
+    }
+
+    /// Loads the next page and returns when it is applied, failed, superseded or cancelled; at once with
+    /// ``LoadOutcome/ignored(_:)`` when the bottom cannot load (a load there is already running, the end,
+    /// a failure waiting for retry, no first page, a refresh).
+    ///
+    /// - Returns: The load's outcome.
+    @inlinable
+    @discardableResult
+    public func loadNextPage() async -> LoadOutcome<Failure> {
+        if let reason = engine.gate.reason(.append) { return .ignored(reason) }
+        return await engine.awaitOutcome { resolve in engine.loadEdge(.append, waiter: resolve) }
+    }
+
+    /// Loads the page before the top page, like ``loadNextPage()-8gvdm`` at the other end.
+    ///
+    /// - Returns: The load's outcome.
+    @inlinable
+    @discardableResult
+    public func loadPreviousPage() async -> LoadOutcome<Failure> {
+        if let reason = engine.gate.reason(.prepend) { return .ignored(reason) }
+        return await engine.awaitOutcome { resolve in engine.loadEdge(.prepend, waiter: resolve) }
+    }
+
+    /// Requests again what failed and returns when it is over: a failed refresh alone, or every failed
+    /// edge (the worst of their outcomes); at once with ``LoadOutcome/ignored(_:)`` when nothing failed.
+    ///
+    /// - Returns: The outcome of what was retried.
+    @inlinable
+    @discardableResult
+    public func retry() async -> LoadOutcome<Failure> {
+        await engine.awaitOutcome { resolve in engine.retry(waiter: resolve) }
+    }
+}
