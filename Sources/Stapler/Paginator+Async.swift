@@ -54,7 +54,7 @@ extension Paginator {
         return await engine.awaitOutcome { resolve in engine.loadEdge(.append, waiter: resolve) }
     }
 
-    /// Loads the page before the top page, like ``loadNextPage()-8gvdm`` at the other end.
+    /// Loads the page before the top page, like ``loadNextPage()-7uu83`` at the other end.
     ///
     /// - Returns: The load's outcome.
     @inlinable

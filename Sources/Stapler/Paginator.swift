@@ -10,7 +10,7 @@ import Reactive
 /// paginator.preload(index: row)
 /// ```
 ///
-/// The list has two ends: ``loadNextPage()`` adds pages at the bottom, ``loadPreviousPage()`` at the top
+/// The list has two ends: ``loadNextPage()-7uu83`` adds pages at the bottom, ``loadPreviousPage()-4eb6m`` at the top
 /// (a chat opened at its newest message pages older ones), and ``preload(index:)`` pages whichever edge a
 /// displayed row is near. Each direction has its own load state (``loadStates``).
 ///
@@ -18,11 +18,11 @@ import Reactive
 /// - **One load per direction.** A request for a page at an edge while that edge loads, after that
 ///   edge's end, while a refresh loads, or before the first page has loaded does nothing, in O(1). The
 ///   top and the bottom may load together; a refresh disposes both.
-/// - **Refresh wins.** ``refresh()`` and ``refresh(query:)`` dispose the load in flight and start the
+/// - **Refresh wins.** ``refresh()`` and ``refresh(query:)-2seyi`` dispose the load in flight and start the
 ///   first page again; a response of a superseded load is never applied, whenever and on whatever
 ///   thread it arrives (A, then B, then A again included).
 /// - **Errors are split.** A first-page error moves to `errorRefreshing`; a later page's error moves to
-///   `errorLoadingMore`, keeps every item and reaches ``errorsAfterFirstPage``. ``retry()`` requests the
+///   `errorLoadingMore`, keeps every item and reaches ``errorsAfterFirstPage``. ``retry()-1n6nq`` requests the
 ///   failed page again with the same key; nothing else does (no automatic retry).
 /// - **Bad responses never trap** (see ``PagingError``), and nothing loaded is lost.
 /// - **Consistent, ordered notifications.** The paginator's notifications form one ordered stream:
@@ -92,7 +92,7 @@ public final class Paginator<
         engine.property(.isEndReached, { $0.isEndReached }, skipping: ==)
     }
 
-    /// The query of the current generation: the one the latest ``refresh(query:)`` gave (even while its
+    /// The query of the current generation: the one the latest ``refresh(query:)-2seyi`` gave (even while its
     /// first page loads), or the one a ``cancel()`` of that refresh restored.
     @inlinable
     public var query: Property<Query> {
@@ -222,7 +222,7 @@ public final class Paginator<
     /// Loads the next page at the bottom if the list has data, more pages there, and nothing loading
     /// there or refreshing.
     ///
-    /// Does nothing after a failure at the bottom (call ``retry()``), before the first page, while the
+    /// Does nothing after a failure at the bottom (call ``retry()-1n6nq``), before the first page, while the
     /// bottom loads or a refresh runs, or after the end.
     ///
     /// - Returns: ``LoadOutcome/started``, or ``LoadOutcome/ignored(_:)`` with the reason.
@@ -234,7 +234,7 @@ public final class Paginator<
         return engine.loadEdge(.append, waiter: nil)
     }
 
-    /// Loads the page before the top page, under the same rules as ``loadNextPage()`` at the other end.
+    /// Loads the page before the top page, under the same rules as ``loadNextPage()-7uu83`` at the other end.
     ///
     /// Its rows arrive as ``ItemsChange/inserted(_:)`` at `0..<n`, and ``PagingSnapshot/leadingCount``
     /// grows by `n`, so a list can keep the user's position.

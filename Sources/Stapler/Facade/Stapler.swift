@@ -24,7 +24,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     public typealias Item = Response.Item
 
     /// The engine under the facade, for what the original interface lacks: explicit ``Paginator/state``,
-    /// ``Paginator/updates``, ``Paginator/preload(index:)``, ``Paginator/retry()`` and
+    /// ``Paginator/updates``, ``Paginator/preload(index:)``, ``Paginator/retry()-1n6nq`` and
     /// ``Paginator/cancel()``.
     public let paginator: Paginator<Item, Int, Void, Response, ResponseError>
 

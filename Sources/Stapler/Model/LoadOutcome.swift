@@ -1,6 +1,6 @@
 /// How a paginator call ended: what a synchronous call started, or what an awaited load came to.
 ///
-/// A synchronous call (``Paginator/loadNextPage()``, ``Paginator/refresh()``...) returns at once with
+/// A synchronous call (``Paginator/loadNextPage()-7uu83``, ``Paginator/refresh()``...) returns at once with
 /// ``started`` or ``ignored(_:)``. Its `async` form returns exactly one outcome when what it started is
 /// over: ``loaded``, ``failed(_:)``, ``superseded`` or ``cancelled``, or at once ``ignored(_:)``.
 public enum LoadOutcome<Failure: Error>: Sendable {

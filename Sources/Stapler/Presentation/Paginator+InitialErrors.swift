@@ -8,7 +8,7 @@ extension Paginator {
     /// that change: in the same order as every other notification, on the paginator's delivery scheduler
     /// if it has one. A presentation reaches `failed` only from `loading`, so each failed load sends its
     /// error once, whoever renders the presentation and however often; a new error needs a new load
-    /// (``refresh()``, ``refresh(query:)`` or ``retry()``). It sends nothing for a later page's error
+    /// (``refresh()``, ``refresh(query:)-2seyi`` or ``retry()-1n6nq``). It sends nothing for a later page's error
     /// (that is ``errorsAfterFirstPage``) or for a refresh that fails while rows stay on screen (that is
     /// ``ListContent/refreshError``, shown as a notice over the rows).
     ///
