@@ -131,11 +131,16 @@ extension DemoOptions {
           --speed X           playback speed: 2 is twice as fast, 0 as fast as possible (default 1)
 
         HTTP API (--url)
-          --url URL           page this API through URLSession
+          --url URL           page this API through URLSession; a URL that names a page in the middle
+                              (offset=, page=, cursor=) loads that page first, then pages up to the top
+                              (when the format names the page before: `previous`, rel="prev") and down
+                              to the bottom
           --format F          limit-offset   {count, next, previous, results} with ?limit=&offset=
                               page-number    the same envelope with ?page= (Django REST Framework)
-                              cursor         {next, previous, results}, following the `next` URL
-                              link-header    a JSON array and a `Link: <...>; rel="next"` header (GitHub)
+                              cursor         {next, previous, results}, following the `next` and
+                                             `previous` URLs
+                              link-header    a JSON array and a `Link: <...>; rel="next"` header, and
+                                             rel="prev" (GitHub)
                               auto           detected from the first response (the default)
           --page-size N       items per page (default: the URL's limit, page_size or per_page parameter,
                               else the size of the first page)

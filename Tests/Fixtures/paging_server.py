@@ -4,13 +4,21 @@
 Serves items {"id": 1..N, "name": "item N"} on 127.0.0.1, each format on its own path:
 
   /limit-offset/items?limit=10&offset=20   {count, next, previous, results}, as Django REST
-                                           Framework's LimitOffsetPagination sends it
+                                           Framework's LimitOffsetPagination sends it (`previous`
+                                           names the offset `limit` rows up, clamped at 0)
   /page-number/items?page=3&page_size=10   the same envelope, as its PageNumberPagination sends it
-                                           (404 {"detail": "Invalid page."} past the last page)
-  /cursor/items?page_size=10&cursor=...    {next, previous, results}, `next` a URL with an opaque
-                                           cursor, as its CursorPagination sends it
-  /link-header/items?page=2&per_page=10    a bare JSON array and a `Link: <...>; rel="next"` header,
-                                           as GitHub's REST API sends it
+                                           (`previous` names page - 1; 404 {"detail": "Invalid
+                                           page."} past the last page)
+  /cursor/items?page_size=10&cursor=...    {next, previous, results}, both URLs with an opaque
+                                           cursor, as its CursorPagination sends it: `next` is
+                                           "the rows from here", `previous` a reverse cursor, "the
+                                           rows before here", so a list opened at any row pages up
+                                           without overlap
+  /link-header/items?page=2&per_page=10    a bare JSON array and a `Link` header with rel="next",
+                                           "last", "prev" and "first", as GitHub's REST API sends it
+
+Every format names the page before as well as the next one, so a client that opens the list at a
+page in the middle can page up to the top and down to the bottom.
 
 Faults are injected deterministically, per path, by the index of the requested page and the attempt
 at that page (so a client that retries always gets through):
@@ -75,17 +83,20 @@ def integer(query, name, default, minimum):
     return value
 
 
-def encode_cursor(position):
-    return base64.urlsafe_b64encode(f"p={position}".encode()).decode().rstrip("=")
+def encode_cursor(position, reverse=False):
+    """The opaque cursor of the rows from `position` on, or (reverse) of the rows before it."""
+    text = f"{'r' if reverse else 'p'}={position}"
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
 
 def decode_cursor(cursor):
+    """(position, reverse) of a cursor made by encode_cursor; raises PageRequestError if invalid."""
     try:
         padded = cursor + "=" * (-len(cursor) % 4)
         text = base64.urlsafe_b64decode(padded.encode()).decode()
-        if not text.startswith("p="):
+        if text[:2] not in ("p=", "r="):
             raise ValueError(text)
-        return int(text[2:])
+        return int(text[2:]), text[0] == "r"
     except (ValueError, UnicodeDecodeError):
         raise PageRequestError(404, "Invalid cursor") from None
 
@@ -134,16 +145,17 @@ class Catalog:
         if fmt == "cursor":
             size = integer(query, "page_size", self.default_size, 1)
             cursor = query.get("cursor")
-            position = decode_cursor(cursor[0]) if cursor else 0
-            results = self.items[position : position + size]
-            after = position + len(results)
+            position, reverse = decode_cursor(cursor[0]) if cursor else (0, False)
+            start = max(0, position - size) if reverse else position
+            results = self.items[start : min(position, start + size) if reverse else start + size]
+            after = start + len(results)
             nxt = f"{base}?{urlencode({'cursor': encode_cursor(after), 'page_size': size})}" if after < count else None
             prev = (
-                f"{base}?{urlencode({'cursor': encode_cursor(max(0, position - size)), 'page_size': size})}"
-                if position > 0
+                f"{base}?{urlencode({'cursor': encode_cursor(start, reverse=True), 'page_size': size})}"
+                if start > 0
                 else None
             )
-            return position // size, {}, {"next": nxt, "previous": prev, "results": results}
+            return start // size, {}, {"next": nxt, "previous": prev, "results": results}
         if fmt == "link-header":
             size = integer(query, "per_page", self.default_size, 1)
             page = integer(query, "page", 1, 1)
