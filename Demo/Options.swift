@@ -7,6 +7,8 @@ struct DemoOptions: Sendable {
     var pageSize: Int?
     /// How many items the simulated backend holds.
     var itemCount = 64
+    /// How many messages the simulated chat holds.
+    var messageCount = 45
     /// The chance that a simulated request fails, from 0 to 1.
     var failureRate = 0.1
     /// The mean latency of the simulated backend.
@@ -59,6 +61,7 @@ extension DemoOptions {
             case "--print-ids": options.printIDs = true
             case "--page-size": options.pageSize = try integer(value(), for: name, atLeast: 1)
             case "--items": options.itemCount = try integer(value(), for: name, atLeast: 0)
+            case "--messages": options.messageCount = try integer(value(), for: name, atLeast: 0)
             case "--failure-rate": options.failureRate = try number(value(), for: name, in: 0...1)
             case "--latency": options.latency = .milliseconds(try integer(value(), for: name, atLeast: 0))
             case "--seed":
@@ -119,10 +122,13 @@ extension DemoOptions {
         happens: the items (with the range appended), pages, total, state, the next-page indicator and the
         errors. With no arguments it plays a scripted session against a simulated backend (no network):
         initial load, scrolling that preloads pages, a failed page and a retry, a pull-to-refresh while a
-        page loads, a search, and the end of the list. With --url it pages a real HTTP API.
+        page loads, a search, and the end of the list; then a chat that opens at its newest message and
+        pages older ones at the top, a message deleted and one edited while a page loads, and a pull to
+        refresh that reloads every loaded page. With --url it pages a real HTTP API.
 
         SIMULATION (the default)
           --items N           items on the simulated server (default 64)
+          --messages N        messages in the simulated chat (default 45)
           --page-size N       items per page (default 10)
           --failure-rate R    chance from 0 to 1 that a request fails (default 0.1); besides, the third
                               page always fails once and the fifth is slow
