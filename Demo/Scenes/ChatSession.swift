@@ -7,7 +7,8 @@ import Stapler
 ///
 /// Like ``ScriptedSession``, the user acts on ticks of the simulation's clock, reads the paginator as
 /// a screen would, and calls its API as a chat screen does: `refresh()` (the paginator was made with
-/// `initialKey` at the newest page), `preload(index: 0)` for the top row as it appears,
+/// `initialKey` at the newest page), `loadPreviousPage()` for its "Load earlier messages" button and
+/// `preload(index: 0)` for the top row as it appears,
 /// `remove(id:)` and `modify(id:_:)`, `retry()`, `refresh(.reloadAll)`, and `preload(index:)` at the
 /// bottom when new messages wait there.
 @MainActor
@@ -136,12 +137,17 @@ final class ChatSession {
         }
         if !snapshot.loadStates.prepend.isEndReached {
             if !scrolledUp {
+                // The first time, the chat's "Load earlier messages" button; then the top row as it appears.
                 scrolledUp = true
-                log.chapter("The user scrolls up: the top row preloads older messages, inserted at the top")
+                log.chapter("The user scrolls up: older messages load at the top, inserted above the rows")
+                log.write(
+                    .user, "loadPreviousPage()", "taps \"Load earlier messages\" above message \(snapshot.items[0].id)")
+                paginator.loadPreviousPage()
+            } else {
+                log.write(
+                    .user, "preload(index:)", "sees row 0 of \(snapshot.items.count), message \(snapshot.items[0].id)")
+                paginator.preload(index: 0)
             }
-            log.write(
-                .user, "preload(index:)", "sees row 0 of \(snapshot.items.count), message \(snapshot.items[0].id)")
-            paginator.preload(index: 0)
             if !edited { edit(snapshot) }
             return
         }

@@ -84,6 +84,20 @@ struct DemoHTTPTests {
         #expect(log.contains("invariants   all held"))
     }
 
+    @Test(
+        "a format with no previous link pages one way: from the page the URL names down to the bottom",
+        arguments: [FixtureFormat.cursor, .linkHeader])
+    func oneWayFromTheMiddle(format: FixtureFormat) async throws {
+        let server = try await FixtureServer(["--items", "\(Self.itemCount)", "--no-faults", "--no-previous"])
+        defer { server.stop() }
+        let (path, firstID) = format.middlePath
+        let run = try await DemoProcess.run(["--url", server.url(path), "--print-ids"] + Self.timeout)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.outputLines == (firstID...Self.itemCount).map(String.init))
+        #expect(!run.standardError.contains("loadPreviousPage()"))
+        #expect(run.standardError.contains("loadStates              refresh loading → idle; prepend idle → idle(end)"))
+    }
+
     @Test("--format forces the format and the page size comes from --page-size")
     func forcedFormat() async throws {
         let server = try await FixtureServer(["--items", "23", "--no-faults"])

@@ -30,7 +30,8 @@ at that page (so a client that retries always gets through):
   page 2, attempt 1   a response slower than the client's time-out (--slow seconds)
   page 3, attempts 1-2  502 Bad Gateway twice in a row
 
-With --no-faults every request succeeds.
+With --no-faults every request succeeds. With --no-previous no response names the page before (no
+`previous` link, no rel="prev" or rel="first"), as APIs that page one way only do.
 
 The server binds a free port (or --port), prints "PORT <n>" on standard output, and serves until
 SIGTERM, --lifetime seconds, or (with --exit-on-eof) the end of standard input: the test passes a
@@ -104,10 +105,11 @@ def decode_cursor(cursor):
 class Catalog:
     """The items, the page arithmetic of each format, and the attempt counters of the faults."""
 
-    def __init__(self, count, default_size, faults):
+    def __init__(self, count, default_size, faults, previous=True):
         self.items = [{"id": n, "name": f"item {n}"} for n in range(1, count + 1)]
         self.default_size = default_size
         self.faults = faults
+        self.previous = previous
         self.attempts = {}
         self.lock = threading.Lock()
 
@@ -128,7 +130,7 @@ class Catalog:
             results = self.items[offset : offset + limit]
             nxt = f"{base}?{urlencode({'limit': limit, 'offset': offset + limit})}" if offset + limit < count else None
             prev = f"{base}?{urlencode({'limit': limit, 'offset': max(0, offset - limit)})}" if offset > 0 else None
-            body = {"count": count, "next": nxt, "previous": prev, "results": results}
+            body = {"count": count, "next": nxt, "previous": prev if self.previous else None, "results": results}
             return offset // limit, {}, body
         if fmt == "page-number":
             size = integer(query, "page_size", self.default_size, 1)
@@ -140,7 +142,7 @@ class Catalog:
             results = self.items[start : start + size]
             nxt = f"{base}?{urlencode({'page': page + 1, 'page_size': size})}" if page < pages else None
             prev = f"{base}?{urlencode({'page': page - 1, 'page_size': size})}" if page > 1 else None
-            body = {"count": count, "next": nxt, "previous": prev, "results": results}
+            body = {"count": count, "next": nxt, "previous": prev if self.previous else None, "results": results}
             return page - 1, {}, body
         if fmt == "cursor":
             size = integer(query, "page_size", self.default_size, 1)
@@ -155,7 +157,7 @@ class Catalog:
                 if start > 0
                 else None
             )
-            return start // size, {}, {"next": nxt, "previous": prev, "results": results}
+            return start // size, {}, {"next": nxt, "previous": prev if self.previous else None, "results": results}
         if fmt == "link-header":
             size = integer(query, "per_page", self.default_size, 1)
             page = integer(query, "page", 1, 1)
@@ -166,7 +168,7 @@ class Catalog:
             if page < last:
                 links.append(f'<{base}?{urlencode({"page": page + 1, "per_page": size})}>; rel="next"')
                 links.append(f'<{base}?{urlencode({"page": last, "per_page": size})}>; rel="last"')
-            if page > 1:
+            if page > 1 and self.previous:
                 links.append(f'<{base}?{urlencode({"page": page - 1, "per_page": size})}>; rel="prev"')
                 links.append(f'<{base}?{urlencode({"page": 1, "per_page": size})}>; rel="first"')
             headers = {"Link": ", ".join(links)} if links else {}
@@ -229,12 +231,13 @@ def main():
     parser.add_argument("--port", type=int, default=0, help="port to bind; default 0 (a free one)")
     parser.add_argument("--slow", type=float, default=4.0, help="seconds the slow response takes; default 4")
     parser.add_argument("--no-faults", action="store_true", help="inject no faults")
+    parser.add_argument("--no-previous", action="store_true", help="name no previous page in any response")
     parser.add_argument("--lifetime", type=float, default=600.0, help="serve at most this long; default 600 s")
     parser.add_argument("--quiet", action="store_true", help="do not log requests on standard error")
     parser.add_argument("--exit-on-eof", action="store_true", help="stop when standard input closes")
     args = parser.parse_args()
 
-    catalog = Catalog(args.items, args.page_size, faults=not args.no_faults)
+    catalog = Catalog(args.items, args.page_size, faults=not args.no_faults, previous=not args.no_previous)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(catalog, args.slow, args.quiet))
     server.daemon_threads = True
     print(f"PORT {server.server_address[1]}", flush=True)
