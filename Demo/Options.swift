@@ -119,12 +119,14 @@ extension DemoOptions {
         USAGE: swift run Demo [options]
 
         Pages a list through Stapler's Paginator and logs every change of every paginator property as it
-        happens: the items (with the range appended), pages, total, state, the next-page indicator and the
-        errors. With no arguments it plays a scripted session against a simulated backend (no network):
-        initial load, scrolling that preloads pages, a failed page and a retry, a pull-to-refresh while a
-        page loads, a search, and the end of the list; then a chat that opens at its newest message and
-        pages older ones at the top, a message deleted and one edited while a page loads, and a pull to
-        refresh that reloads every loaded page. With --url it pages a real HTTP API.
+        happens: the items (each change with its kind and range: appended, inserted, removed, updated, a
+        difference), pages, total, state, the load state of each direction (loadStates), the next-page
+        indicator and the errors. With no arguments it plays a scripted session against a simulated
+        backend (no network): initial load, scrolling that preloads pages, a failed page and a retry, a
+        pull-to-refresh while a page loads, a search, and the end of the list; then a chat that opens at
+        its newest message and pages older ones at the top, a message deleted and one edited while a
+        page loads, and a pull to refresh that reloads every loaded page. With --url it pages a real
+        HTTP API.
 
         SIMULATION (the default)
           --items N           items on the simulated server (default 64)

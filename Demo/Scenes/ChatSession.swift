@@ -49,6 +49,8 @@ final class ChatSession {
     private var edited = false
     private(set) var outcome = Outcome()
 
+    /// Creates the user of `paginator`, which pages `chat` and opens at `initialKey`; after
+    /// `maximumRetries` failed retries in a row the user gives up.
     init(
         paginator: ChatPaginator, chat: SimulatedChat, simulation: Simulation, log: Log,
         checker: InvariantChecker<Message, Void, ServerError>, maximumRetries: Int, initialKey: Int

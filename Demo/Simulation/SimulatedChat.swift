@@ -74,6 +74,7 @@ final class SimulatedChat: Sendable {
         state.withLock { $0.messages.count }
     }
 
+    /// What the server saw so far.
     var statistics: Statistics {
         state.withLock { $0.statistics }
     }
