@@ -7,6 +7,8 @@ struct DemoOptions: Sendable {
     var pageSize: Int?
     /// How many items the simulated backend holds.
     var itemCount = 64
+    /// How many messages the simulated chat holds.
+    var messageCount = 45
     /// The chance that a simulated request fails, from 0 to 1.
     var failureRate = 0.1
     /// The mean latency of the simulated backend.
@@ -59,6 +61,7 @@ extension DemoOptions {
             case "--print-ids": options.printIDs = true
             case "--page-size": options.pageSize = try integer(value(), for: name, atLeast: 1)
             case "--items": options.itemCount = try integer(value(), for: name, atLeast: 0)
+            case "--messages": options.messageCount = try integer(value(), for: name, atLeast: 0)
             case "--failure-rate": options.failureRate = try number(value(), for: name, in: 0...1)
             case "--latency": options.latency = .milliseconds(try integer(value(), for: name, atLeast: 0))
             case "--seed":
@@ -116,13 +119,18 @@ extension DemoOptions {
         USAGE: swift run Demo [options]
 
         Pages a list through Stapler's Paginator and logs every change of every paginator property as it
-        happens: the items (with the range appended), pages, total, state, the next-page indicator and the
-        errors. With no arguments it plays a scripted session against a simulated backend (no network):
-        initial load, scrolling that preloads pages, a failed page and a retry, a pull-to-refresh while a
-        page loads, a search, and the end of the list. With --url it pages a real HTTP API.
+        happens: the items (each change with its kind and range: appended, inserted, removed, updated, a
+        difference), pages, total, state, the load state of each direction (loadStates), the next-page
+        indicator and the errors. With no arguments it plays a scripted session against a simulated
+        backend (no network): initial load, scrolling that preloads pages, a failed page and a retry, a
+        pull-to-refresh while a page loads, a search, and the end of the list; then a chat that opens at
+        its newest message and pages older ones at the top, a message deleted and one edited while a
+        page loads, and a pull to refresh that reloads every loaded page. With --url it pages a real
+        HTTP API.
 
         SIMULATION (the default)
           --items N           items on the simulated server (default 64)
+          --messages N        messages in the simulated chat (default 45)
           --page-size N       items per page (default 10)
           --failure-rate R    chance from 0 to 1 that a request fails (default 0.1); besides, the third
                               page always fails once and the fifth is slow
@@ -131,11 +139,16 @@ extension DemoOptions {
           --speed X           playback speed: 2 is twice as fast, 0 as fast as possible (default 1)
 
         HTTP API (--url)
-          --url URL           page this API through URLSession
+          --url URL           page this API through URLSession; a URL that names a page in the middle
+                              (offset=, page=, cursor=) loads that page first, then pages up to the top
+                              (when the format names the page before: `previous`, rel="prev") and down
+                              to the bottom
           --format F          limit-offset   {count, next, previous, results} with ?limit=&offset=
                               page-number    the same envelope with ?page= (Django REST Framework)
-                              cursor         {next, previous, results}, following the `next` URL
-                              link-header    a JSON array and a `Link: <...>; rel="next"` header (GitHub)
+                              cursor         {next, previous, results}, following the `next` and
+                                             `previous` URLs
+                              link-header    a JSON array and a `Link: <...>; rel="next"` header, and
+                                             rel="prev" (GitHub)
                               auto           detected from the first response (the default)
           --page-size N       items per page (default: the URL's limit, page_size or per_page parameter,
                               else the size of the first page)

@@ -17,6 +17,18 @@ enum FixtureFormat: String, CaseIterable, CustomTestStringConvertible, Sendable 
         }
     }
 
+    /// A URL of a page in the middle of the 47 items (a cursor's page starts off the page grid: the
+    /// page above it is a short one), and the id the first response starts at.
+    var middlePath: (path: String, firstID: Int) {
+        switch self {
+        case .limitOffset: ("/limit-offset/items?limit=10&offset=25", 26)
+        // "p=15", the fixture's cursor of the rows from the sixteenth on.
+        case .cursor: ("/cursor/items?page_size=10&cursor=cD0xNQ", 16)
+        case .pageNumber: ("/page-number/items?page=3&page_size=10", 21)
+        case .linkHeader: ("/link-header/items?page=3&per_page=10", 21)
+        }
+    }
+
     var testDescription: String { rawValue }
 }
 
@@ -47,6 +59,43 @@ struct DemoHTTPTests {
         #expect(log.contains("errorsAfterFirstPage    source error: timed out after 2000 ms"))
         #expect(log.contains("errorsAfterFirstPage    source error: HTTP 502 Bad Gateway"))
         #expect(log.contains("invariants   all held"))
+    }
+
+    @Test(
+        "a URL of a page in the middle loads that page, pages up to the top and down to the bottom: every item once, in order",
+        arguments: FixtureFormat.allCases)
+    func opensInTheMiddle(format: FixtureFormat) async throws {
+        let server = try await FixtureServer(["--items", "\(Self.itemCount)"] + Self.slow)
+        defer { server.stop() }
+        let (path, firstID) = format.middlePath
+        let run = try await DemoProcess.run(
+            ["--url", server.url(path), "--print-ids", "--retries", "8"] + Self.timeout)
+        #expect(!run.timedOut)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.outputLines == (1...Self.itemCount).map(String.init))
+        let log = run.standardError
+        // The first page applied is the middle one; the pages above it arrive as insertions at the top.
+        let firstPage = try #require(log.split(separator: "\n").first { $0.contains("items                   ") })
+        #expect(firstPage.contains("reloaded 0..<") && firstPage.contains("ids \(firstID)…"), "\(firstPage)")
+        #expect(log.contains("loadPreviousPage()      scrolls up to row 0"))
+        #expect(log.contains("items                   inserted 0..<"))
+        #expect(log.contains("loadStates              prepend loading → idle(end)"))
+        #expect(log.contains("the top and the end reached"))
+        #expect(log.contains("invariants   all held"))
+    }
+
+    @Test(
+        "a format with no previous link pages one way: from the page the URL names down to the bottom",
+        arguments: [FixtureFormat.cursor, .linkHeader])
+    func oneWayFromTheMiddle(format: FixtureFormat) async throws {
+        let server = try await FixtureServer(["--items", "\(Self.itemCount)", "--no-faults", "--no-previous"])
+        defer { server.stop() }
+        let (path, firstID) = format.middlePath
+        let run = try await DemoProcess.run(["--url", server.url(path), "--print-ids"] + Self.timeout)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.outputLines == (firstID...Self.itemCount).map(String.init))
+        #expect(!run.standardError.contains("loadPreviousPage()"))
+        #expect(run.standardError.contains("loadStates              refresh loading → idle; prepend idle → idle(end)"))
     }
 
     @Test("--format forces the format and the page size comes from --page-size")

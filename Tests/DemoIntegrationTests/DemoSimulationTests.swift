@@ -26,6 +26,47 @@ struct DemoSimulationTests {
         }
     }
 
+    @Test("the chat scenes: opened at the newest page, paged up, edited while a page loads, reloaded whole")
+    func chatScenes() async throws {
+        let run = try await DemoProcess.run(["--speed", "0"])
+        #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+        let log = run.standardOutput
+        for expected in [
+            // a. The chat opens at its last page (45 messages, pages of 10) and pages older ones at the top.
+            "A chat opens at its newest message (initialKey: offset 40, the last page)",
+            "server     request                 GET /chat/messages?offset=40&limit=10",
+            "paginator  items                   reloaded 0..<5: ids 41…45",
+            "paginator  loadStates              prepend idle → loading",
+            "paginator  items                   inserted 0..<10 of 14: ids 31…40",
+            "paginator  loadStates              prepend loading → idle(end)",
+            "paginator  items                   inserted 0..<10 of 44: ids 1…10",
+            // b. A deletion and an edit while the page above loads; the page then joins the edited list.
+            "While older messages load, the user deletes a message and edits another",
+            "paginator  items                   removed 3..<4 of 5: id 44",
+            "paginator  items                   updated 3..<4: id 45",
+            "chat edits   message 44 deleted: applied, message 45 edited: applied, while a page loaded",
+            // c. A pull to refresh that reloads every page and changes the list once.
+            "refresh(.reloadAll)     pulls to refresh: each of the 5 pages reloads, then the list changes once",
+            "paginator  items                   difference: 0 removed, 1 inserted, 0 moved, 1 updated",
+            "chat         45 of the 45 messages, every one, the top and the end reached, state data",
+            "invariants   all held",
+        ] {
+            #expect(log.contains(expected), "missing: \(expected)")
+        }
+        // Every page of the reload is requested before the list changes, and it changes once.
+        let reload = try #require(log.range(of: "pulls to refresh: each of the 5 pages"))
+        let afterReload = log[reload.upperBound...]
+        #expect(afterReload.components(separatedBy: "paginator  items").count == 2)
+    }
+
+    @Test("a chat too short for every scene still plays to its end", arguments: [0, 1, 7, 10, 11])
+    func shortChats(messages: Int) async throws {
+        let run = try await DemoProcess.run(["--speed", "0", "--messages", "\(messages)", "--failure-rate", "0"])
+        #expect(run.status == 0, "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("every one, the top and the end reached"))
+        #expect(run.standardOutput.contains("invariants   all held"))
+    }
+
     @Test("the same seed plays the same session, line for line; another seed plays another")
     func repeatable() async throws {
         let arguments = ["--speed", "0", "--failure-rate", "0.3", "--items", "40", "--page-size", "7"]
@@ -44,6 +85,7 @@ struct DemoSimulationTests {
         ])
         #expect(run.status == 0, "\(run.standardOutput)")
         #expect(run.standardOutput.contains("the end reached"))
+        #expect(run.standardOutput.contains("every one, the top and the end reached"))
         #expect(run.standardOutput.contains("invariants   all held"))
     }
 
@@ -66,7 +108,9 @@ struct DemoSimulationTests {
     func commandLine() async throws {
         let help = try await DemoProcess.run(["--help"])
         #expect(help.status == 0)
-        for flag in ["--page-size", "--items", "--failure-rate", "--latency", "--seed", "--url", "--print-ids"] {
+        for flag in [
+            "--page-size", "--items", "--messages", "--failure-rate", "--latency", "--seed", "--url", "--print-ids",
+        ] {
             #expect(help.standardOutput.contains(flag))
         }
         let bad = try await DemoProcess.run(["--failure-rate", "2"])

@@ -61,6 +61,28 @@ struct InvariantCheckerTests {
                 == ["the 4 items are not the first 4 of nil"])
     }
 
+    @Test("a list opened mid-way must be consecutive items, and the first ones once its top is reached")
+    func twoEnded() {
+        /// Opens at offset 3 (the first page served), edits, then pages up to the second page served, if any.
+        func run(_ pages: [[Int]], edit: ((ScriptedSession.ProductPaginator) -> Void)? = nil) -> [String] {
+            let paginator = ScriptedSession.ProductPaginator(
+                source: Self.source(pages, total: 7), pageSize: 3, query: nil, initialKey: 3)
+            let checker = Checker(query: nil, log: Log(to: .discard) { .zero }, expectedIDs: { _ in Array(1...7) })
+            let watching = checker.watch(paginator)
+            checker.willRefresh()
+            paginator.refresh()
+            edit?(paginator)
+            if pages.count > 1 { paginator.loadPreviousPage() }
+            watching.dispose()
+            return checker.violations
+        }
+        #expect(run([[4, 5, 6], [1, 2, 3]]) == [])
+        #expect(run([[4, 6, 7]]) == ["the 3 items are not consecutive items of nil"])
+        #expect(run([[4, 5, 6], [2, 3]]) == ["the 5 items are not the first 5 of nil"])
+        // A row removed in the list but not on the server leaves a gap.
+        #expect(run([[4, 5, 6]]) { $0.remove(at: 1) } == ["the 2 items are not consecutive items of nil"])
+    }
+
     @Test("a generation that nobody announced is reported")
     func unannounced() {
         let paginator = ScriptedSession.ProductPaginator(source: Self.source([[1]], total: 1), pageSize: 3, query: nil)

@@ -4,13 +4,21 @@
 Serves items {"id": 1..N, "name": "item N"} on 127.0.0.1, each format on its own path:
 
   /limit-offset/items?limit=10&offset=20   {count, next, previous, results}, as Django REST
-                                           Framework's LimitOffsetPagination sends it
+                                           Framework's LimitOffsetPagination sends it (`previous`
+                                           names the offset `limit` rows up, clamped at 0)
   /page-number/items?page=3&page_size=10   the same envelope, as its PageNumberPagination sends it
-                                           (404 {"detail": "Invalid page."} past the last page)
-  /cursor/items?page_size=10&cursor=...    {next, previous, results}, `next` a URL with an opaque
-                                           cursor, as its CursorPagination sends it
-  /link-header/items?page=2&per_page=10    a bare JSON array and a `Link: <...>; rel="next"` header,
-                                           as GitHub's REST API sends it
+                                           (`previous` names page - 1; 404 {"detail": "Invalid
+                                           page."} past the last page)
+  /cursor/items?page_size=10&cursor=...    {next, previous, results}, both URLs with an opaque
+                                           cursor, as its CursorPagination sends it: `next` is
+                                           "the rows from here", `previous` a reverse cursor, "the
+                                           rows before here", so a list opened at any row pages up
+                                           without overlap
+  /link-header/items?page=2&per_page=10    a bare JSON array and a `Link` header with rel="next",
+                                           "last", "prev" and "first", as GitHub's REST API sends it
+
+Every format names the page before as well as the next one, so a client that opens the list at a
+page in the middle can page up to the top and down to the bottom.
 
 Faults are injected deterministically, per path, by the index of the requested page and the attempt
 at that page (so a client that retries always gets through):
@@ -22,7 +30,8 @@ at that page (so a client that retries always gets through):
   page 2, attempt 1   a response slower than the client's time-out (--slow seconds)
   page 3, attempts 1-2  502 Bad Gateway twice in a row
 
-With --no-faults every request succeeds.
+With --no-faults every request succeeds. With --no-previous no response names the page before (no
+`previous` link, no rel="prev" or rel="first"), as APIs that page one way only do.
 
 The server binds a free port (or --port), prints "PORT <n>" on standard output, and serves until
 SIGTERM, --lifetime seconds, or (with --exit-on-eof) the end of standard input: the test passes a
@@ -75,17 +84,20 @@ def integer(query, name, default, minimum):
     return value
 
 
-def encode_cursor(position):
-    return base64.urlsafe_b64encode(f"p={position}".encode()).decode().rstrip("=")
+def encode_cursor(position, reverse=False):
+    """The opaque cursor of the rows from `position` on, or (reverse) of the rows before it."""
+    text = f"{'r' if reverse else 'p'}={position}"
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
 
 def decode_cursor(cursor):
+    """(position, reverse) of a cursor made by encode_cursor; raises PageRequestError if invalid."""
     try:
         padded = cursor + "=" * (-len(cursor) % 4)
         text = base64.urlsafe_b64decode(padded.encode()).decode()
-        if not text.startswith("p="):
+        if text[:2] not in ("p=", "r="):
             raise ValueError(text)
-        return int(text[2:])
+        return int(text[2:]), text[0] == "r"
     except (ValueError, UnicodeDecodeError):
         raise PageRequestError(404, "Invalid cursor") from None
 
@@ -93,10 +105,11 @@ def decode_cursor(cursor):
 class Catalog:
     """The items, the page arithmetic of each format, and the attempt counters of the faults."""
 
-    def __init__(self, count, default_size, faults):
+    def __init__(self, count, default_size, faults, previous=True):
         self.items = [{"id": n, "name": f"item {n}"} for n in range(1, count + 1)]
         self.default_size = default_size
         self.faults = faults
+        self.previous = previous
         self.attempts = {}
         self.lock = threading.Lock()
 
@@ -117,7 +130,7 @@ class Catalog:
             results = self.items[offset : offset + limit]
             nxt = f"{base}?{urlencode({'limit': limit, 'offset': offset + limit})}" if offset + limit < count else None
             prev = f"{base}?{urlencode({'limit': limit, 'offset': max(0, offset - limit)})}" if offset > 0 else None
-            body = {"count": count, "next": nxt, "previous": prev, "results": results}
+            body = {"count": count, "next": nxt, "previous": prev if self.previous else None, "results": results}
             return offset // limit, {}, body
         if fmt == "page-number":
             size = integer(query, "page_size", self.default_size, 1)
@@ -129,21 +142,22 @@ class Catalog:
             results = self.items[start : start + size]
             nxt = f"{base}?{urlencode({'page': page + 1, 'page_size': size})}" if page < pages else None
             prev = f"{base}?{urlencode({'page': page - 1, 'page_size': size})}" if page > 1 else None
-            body = {"count": count, "next": nxt, "previous": prev, "results": results}
+            body = {"count": count, "next": nxt, "previous": prev if self.previous else None, "results": results}
             return page - 1, {}, body
         if fmt == "cursor":
             size = integer(query, "page_size", self.default_size, 1)
             cursor = query.get("cursor")
-            position = decode_cursor(cursor[0]) if cursor else 0
-            results = self.items[position : position + size]
-            after = position + len(results)
+            position, reverse = decode_cursor(cursor[0]) if cursor else (0, False)
+            start = max(0, position - size) if reverse else position
+            results = self.items[start : min(position, start + size) if reverse else start + size]
+            after = start + len(results)
             nxt = f"{base}?{urlencode({'cursor': encode_cursor(after), 'page_size': size})}" if after < count else None
             prev = (
-                f"{base}?{urlencode({'cursor': encode_cursor(max(0, position - size)), 'page_size': size})}"
-                if position > 0
+                f"{base}?{urlencode({'cursor': encode_cursor(start, reverse=True), 'page_size': size})}"
+                if start > 0
                 else None
             )
-            return position // size, {}, {"next": nxt, "previous": prev, "results": results}
+            return start // size, {}, {"next": nxt, "previous": prev if self.previous else None, "results": results}
         if fmt == "link-header":
             size = integer(query, "per_page", self.default_size, 1)
             page = integer(query, "page", 1, 1)
@@ -154,7 +168,7 @@ class Catalog:
             if page < last:
                 links.append(f'<{base}?{urlencode({"page": page + 1, "per_page": size})}>; rel="next"')
                 links.append(f'<{base}?{urlencode({"page": last, "per_page": size})}>; rel="last"')
-            if page > 1:
+            if page > 1 and self.previous:
                 links.append(f'<{base}?{urlencode({"page": page - 1, "per_page": size})}>; rel="prev"')
                 links.append(f'<{base}?{urlencode({"page": 1, "per_page": size})}>; rel="first"')
             headers = {"Link": ", ".join(links)} if links else {}
@@ -217,12 +231,13 @@ def main():
     parser.add_argument("--port", type=int, default=0, help="port to bind; default 0 (a free one)")
     parser.add_argument("--slow", type=float, default=4.0, help="seconds the slow response takes; default 4")
     parser.add_argument("--no-faults", action="store_true", help="inject no faults")
+    parser.add_argument("--no-previous", action="store_true", help="name no previous page in any response")
     parser.add_argument("--lifetime", type=float, default=600.0, help="serve at most this long; default 600 s")
     parser.add_argument("--quiet", action="store_true", help="do not log requests on standard error")
     parser.add_argument("--exit-on-eof", action="store_true", help="stop when standard input closes")
     args = parser.parse_args()
 
-    catalog = Catalog(args.items, args.page_size, faults=not args.no_faults)
+    catalog = Catalog(args.items, args.page_size, faults=not args.no_faults, previous=not args.no_previous)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(catalog, args.slow, args.quiet))
     server.daemon_threads = True
     print(f"PORT {server.server_address[1]}", flush=True)

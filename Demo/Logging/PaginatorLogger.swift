@@ -15,6 +15,7 @@ enum PaginatorLogger {
         disposables += logChanges(of: paginator.state, named: "state", into: log, old: { $0.name }) {
             $0.description
         }
+        disposables += logLoadStates(of: paginator, into: log)
         disposables += logChanges(of: paginator.pages, named: "pages", into: log) { "\($0)" }
         disposables += logChanges(of: paginator.total, named: "total", into: log) { $0.map { "\($0)" } ?? "nil" }
         disposables += logChanges(of: paginator.isEndReached, named: "isEndReached", into: log) { "\($0)" }
@@ -52,6 +53,26 @@ enum PaginatorLogger {
         }
     }
 
+    /// Logs each change of `loadStates` as the directions that changed, `append loading → idle`, an
+    /// error once, when it happens.
+    private static func logLoadStates<Item, Key, Query, Metadata, Failure>(
+        of paginator: Paginator<Item, Key, Query, Metadata, Failure>, into log: Log
+    ) -> any Disposable {
+        let previous = LockedState(paginator.loadStates.value)
+        return paginator.loadStates.signal.observeValues { states in
+            let old = previous.withLock { stored in
+                defer { stored = states }
+                return stored
+            }
+            let changes = PageDirection.allCases.compactMap { direction -> String? in
+                let (before, after) = (old[direction], states[direction])
+                guard !before.isSameIgnoringError(as: after) || after.error != nil else { return nil }
+                return "\(direction) \(before.shortName) → \(after)"
+            }
+            log.write(.paginator, "loadStates", changes.joined(separator: "; "))
+        }
+    }
+
     /// Logs `old → new` for every change of `property`.
     private static func logChanges<Value: Sendable>(
         of property: Property<Value>, named name: String, into log: Log,
@@ -66,6 +87,22 @@ enum PaginatorLogger {
                 return stored
             }
             log.write(.paginator, name, "\(describeOld(old)) → \(describe(value))")
+        }
+    }
+}
+
+extension LoadState {
+    /// The state without its error, for the old side of a logged change.
+    var shortName: String {
+        error == nil ? description : "failed"
+    }
+
+    /// Whether both are the same case with the same end flag, and neither carries an error.
+    func isSameIgnoringError(as other: LoadState) -> Bool {
+        switch (self, other) {
+        case (.idle(let left), .idle(let right)): left == right
+        case (.loading, .loading): true
+        default: false
         }
     }
 }

@@ -31,4 +31,9 @@ struct Envelope: Decodable {
     func nextURL(relativeTo base: URL) -> URL? {
         next.flatMap { URL(string: $0, relativeTo: base)?.absoluteURL }
     }
+
+    /// The `previous` link, resolved against the URL of the response that carried it.
+    func previousURL(relativeTo base: URL) -> URL? {
+        previous.flatMap { URL(string: $0, relativeTo: base)?.absoluteURL }
+    }
 }

@@ -4,6 +4,10 @@ import Stapler
 
 /// `GET url?limit=N&offset=K` answering `{count, next, previous, results}`, paged with the library's
 /// offset + total model: `count` is the total, and the next offset counts the items received.
+///
+/// The model's previous key is the offset `limit` rows up, clamped at 0: the page Django REST
+/// Framework's `previous` link names. A URL with an `offset` opens the list there (see
+/// ``initialKey(of:)``) and pages up to the top as well as down.
 enum LimitOffsetFormat {
     struct Response: PaginatedResponse {
         let items: [RemoteItem]
@@ -21,5 +25,10 @@ enum LimitOffsetFormat {
                 return Response(items: envelope.results, total: count)
             }
         }
+    }
+
+    /// The offset `url` names, when it names a page after the first: the key the list opens at.
+    static func initialKey(of url: URL) -> Int? {
+        url.queryValue("offset").flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
     }
 }

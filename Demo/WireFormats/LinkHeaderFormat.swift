@@ -2,19 +2,23 @@ import Foundation
 import Reactive
 import Stapler
 
-/// `GET url?page=N&per_page=M` answering a bare JSON array of items, with the next page in a
-/// `Link: <url>; rel="next"` header (as GitHub's REST API does), paged with the library's cursor
-/// model over the `next` URL.
+/// `GET url?page=N&per_page=M` answering a bare JSON array of items, with the neighbour pages in a
+/// `Link: <url>; rel="next", <url>; rel="prev"` header (as GitHub's REST API does), paged with the
+/// library's cursor model over those URLs: `next` is the next key, `prev` the previous key, so a URL
+/// that names a page in the middle pages both ways.
 enum LinkHeaderFormat {
     static func source(url: URL, client: HTTPClient) -> PageSource<RemoteItem, String?, Void, LinkedPage, HTTPFailure> {
         .cursor { cursor, _, _ in
             .onMainActor { () async throws(HTTPFailure) -> LinkedPage in
                 let response = try await client.get(cursor.flatMap { URL(string: $0) } ?? url)
                 let items = try client.decode([RemoteItem].self, from: response)
-                let next = response.header("Link").flatMap { links(in: $0)["next"] }
+                let relations = response.header("Link").map { links(in: $0) } ?? [:]
+                let resolve = { (link: String?) in
+                    link.flatMap { URL(string: $0, relativeTo: response.url)?.absoluteString }
+                }
                 return LinkedPage(
-                    items: items,
-                    nextCursor: next.flatMap { URL(string: $0, relativeTo: response.url)?.absoluteString })
+                    items: items, nextCursor: resolve(relations["next"]),
+                    previousCursor: resolve(relations["prev"] ?? relations["previous"]))
             }
         }
     }

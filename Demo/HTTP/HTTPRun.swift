@@ -4,6 +4,11 @@ import Stapler
 
 /// The `--url` run: detect the wire format, page the whole list as a user scrolling to the end
 /// would, press retry after each failure (up to `--retries` in a row), then summarise.
+///
+/// A URL that names a page in the middle (an `offset`, a `page`, a `cursor`) opens the list at that
+/// page; when the format names the page before (a `previous` link, a `Link` header's `rel="prev"`, or
+/// the offset and page-number models' own arithmetic), the user scrolls up to the top first, then
+/// down to the bottom, so the whole list loads.
 @MainActor
 enum HTTPRun {
     static func run(url: URL, options: DemoOptions) async -> ExitStatus {
@@ -36,9 +41,12 @@ enum HTTPRun {
         let session = HTTPSession(client: client, log: log, options: options, format: format, pageSize: pageSize)
         switch format {
         case .limitOffset:
-            return await session.page(LimitOffsetFormat.source(url: url, client: client))
+            return await session.page(
+                LimitOffsetFormat.source(url: url, client: client), initialKey: LimitOffsetFormat.initialKey(of: url))
         case .pageNumber:
-            return await session.page(PageNumberFormat.source(url: url, sizeParameter: sizeParameter, client: client))
+            return await session.page(
+                PageNumberFormat.source(url: url, sizeParameter: sizeParameter, client: client),
+                initialKey: PageNumberFormat.initialKey(of: url, pageSize: pageSize))
         case .cursor:
             return await session.page(CursorFormat.source(url: firstURL, client: client))
         case .linkHeader:
@@ -77,7 +85,8 @@ enum HTTPRun {
     }
 }
 
-/// One paginator over an HTTP source, driven to the end of the list.
+/// One paginator over an HTTP source, driven to both ends of the list: up to the top while the top
+/// page names a page before it, then down to the bottom.
 @MainActor
 struct HTTPSession {
     let client: HTTPClient
@@ -91,8 +100,11 @@ struct HTTPSession {
         try? await Task.sleep(for: .milliseconds(150 * min(attempt, 4)))
     }
 
-    func page<Key, Metadata>(_ source: PageSource<RemoteItem, Key, Void, Metadata, HTTPFailure>) async -> ExitStatus {
-        let paginator = Paginator(source: source, pageSize: pageSize)
+    /// Pages `source` from `initialKey` (the source's first key when `nil`) to both ends of the list.
+    func page<Key, Metadata>(
+        _ source: PageSource<RemoteItem, Key, Void, Metadata, HTTPFailure>, initialKey: Key? = nil
+    ) async -> ExitStatus {
+        let paginator = Paginator(source: source, pageSize: pageSize, initialKey: initialKey)
         let checker = InvariantChecker<RemoteItem, Void, HTTPFailure>(
             query: (), log: log, describeQuery: { _ in "the list" })
         let logging = PaginatorLogger.attach(to: paginator, log: log)
@@ -152,6 +164,14 @@ struct HTTPSession {
                 }
             case .data, .noData:
                 failuresInARow = 0
+                if case .data = snapshot.state, !snapshot.loadStates.prepend.isEndReached {
+                    log.write(.user, "loadPreviousPage()", "scrolls up to row 0, the first one loaded")
+                    if !act({ paginator.loadPreviousPage() }) {
+                        gaveUp = true
+                        break loop
+                    }
+                    continue
+                }
                 if snapshot.isEndReached { break loop }
                 let last = snapshot.items.count - 1
                 log.write(.user, "preload(index:)", "scrolls to row \(last), the last one loaded")
@@ -163,6 +183,7 @@ struct HTTPSession {
         }
 
         let final = paginator.snapshot.value
+        let complete = final.isEndReached && (final.loadStates.prepend.isEndReached || final.items.isEmpty)
         let violations = checker.violations
         let counts = client.counts
         let failures =
@@ -177,7 +198,7 @@ struct HTTPSession {
               requests     \(counts.requests), failed: \(failures)
               user         \(plural(retries, "retry", "retries"))\(gaveUp ? ", then gave up" : "")
               list         \(final.items.count) items\(final.total.map { " of a total of \($0)" } ?? "")\
-            \(final.isEndReached ? ", the end reached" : ", incomplete"), state \(final.state.name)
+            \(complete ? ", the top and the end reached" : ", incomplete"), state \(final.state.name)
               invariants   \(violations.isEmpty ? "all held" : "\(violations.count) BROKEN") \
             (\(checker.checkCount) snapshots and changes checked)
             """)
@@ -185,6 +206,6 @@ struct HTTPSession {
             print(final.items.map { "\($0.id)" }.joined(separator: "\n"))
         }
         if !violations.isEmpty { return .invariantBroken }
-        return gaveUp || !final.isEndReached ? .gaveUp : .success
+        return gaveUp || !complete ? .gaveUp : .success
     }
 }

@@ -2,8 +2,9 @@ import Reactive
 import Stapler
 
 /// Watches a paginator and reports every broken invariant: an illegal state transition, a duplicate
-/// item, an item of a stale query, a list that is not a prefix of the current query's list, an items
-/// change that contradicts the snapshots it joins.
+/// item, an item of a stale query, a list that is not a run of consecutive items of the current
+/// query's list (its first items, once the top was reached), an items change that does not turn the
+/// previous items into the new ones.
 ///
 /// It reads the paginator's `snapshot` stream (state, items and generation in one ordered value) and
 /// its `updates` signal. The demo tells it the query of every refresh before calling it, so it knows
@@ -32,8 +33,11 @@ final class InvariantChecker<Item: ListItem, Query: Sendable, Failure: Error>: S
 
     /// Creates a checker for a paginator whose first generation has `query`.
     ///
-    /// When `expectedIDs` is given (the simulated backend knows its data), the items must always be
-    /// a prefix of the ids it returns for the current query.
+    /// When `expectedIDs` is given (the simulated backend knows its data), the items must always be a
+    /// run of consecutive ids it returns for the current query, in order (a list opened mid-way, paged
+    /// at both ends), and its first ids once the top of the list was reached. The closure is read at
+    /// each snapshot: a backend whose data changes (a deleted message) must change it before the
+    /// paginator publishes the matching edit.
     init(
         query: Query, log: Log, expectedIDs: (@Sendable (Query) -> [Item.ID])? = nil,
         describeQuery: @escaping @Sendable (Query) -> String = { "\($0)" }
@@ -75,7 +79,8 @@ final class InvariantChecker<Item: ListItem, Query: Sendable, Failure: Error>: S
     {
         state.checks += 1
         var broken: [String] = []
-        if !state.state.canMove(to: snapshot.state) {
+        // A snapshot in the same state is no move: an edit, or one edge's page while the other loads.
+        if snapshot.state.name != state.state.name, !state.state.canMove(to: snapshot.state) {
             broken.append("illegal transition \(state.state.name) → \(snapshot.state.name)")
         }
         if snapshot.generation != state.generation {
@@ -102,17 +107,26 @@ final class InvariantChecker<Item: ListItem, Query: Sendable, Failure: Error>: S
             broken.append("duplicate item \(item.id)")
         }
         if state.firstPageArrived, let expectedIDs {
-            let expected = expectedIDs(state.query)
-            let members = Set(expected)
-            let ids = snapshot.items.map(\.id)
-            if let stale = ids.first(where: { !members.contains($0) }) {
-                broken.append("item \(stale) does not belong to the current query \(describeQuery(state.query))")
-            } else if !expected.starts(with: ids) {
-                broken.append(
-                    "the \(ids.count) items are not the first \(ids.count) of \(describeQuery(state.query))")
-            }
+            broken += checkOrder(
+                of: snapshot.items.map(\.id), in: expectedIDs(state.query), query: describeQuery(state.query),
+                topReached: snapshot.loadStates.prepend.isEndReached)
         }
         return broken
+    }
+
+    /// Whether `ids` is a run of consecutive ids of `expected` (its first ones when `topReached`).
+    private func checkOrder(of ids: [Item.ID], in expected: [Item.ID], query: String, topReached: Bool) -> [String] {
+        let members = Set(expected)
+        if let stale = ids.first(where: { !members.contains($0) }) {
+            return ["item \(stale) does not belong to the current query \(query)"]
+        }
+        if topReached {
+            return expected.starts(with: ids)
+                ? [] : ["the \(ids.count) items are not the first \(ids.count) of \(query)"]
+        }
+        guard let first = ids.first, let start = expected.firstIndex(of: first) else { return [] }
+        return expected[start...].starts(with: ids)
+            ? [] : ["the \(ids.count) items are not consecutive items of \(query)"]
     }
 
     private func check<Metadata>(_ update: ItemsUpdate<Item, Metadata>, _ state: inout State) -> [String] {

@@ -4,6 +4,10 @@ import Stapler
 
 /// `GET url?page=N` answering `{count, next, previous, results}`, paged with the library's
 /// page-number model: `count` is the item count, and a page without `next` is the last one.
+///
+/// The model's previous key is page `n - 1`, down to page 1: the page Django REST Framework's
+/// `previous` link names. A URL with a `page` opens the list there (see
+/// ``initialKey(of:pageSize:)``) and pages up to the top as well as down.
 enum PageNumberFormat {
     struct Response: NumberedPageResponse {
         let items: [RemoteItem]
@@ -26,5 +30,12 @@ enum PageNumberFormat {
                     items: envelope.results, itemCount: envelope.count, pageCount: envelope.next == nil ? page : nil)
             }
         }
+    }
+
+    /// The page `url` names, when it names one after the first: the key the list opens at, counting
+    /// `pageSize` items on each page before it.
+    static func initialKey(of url: URL, pageSize: Int) -> PageNumberKey? {
+        guard let page = url.queryValue("page").flatMap(Int.init), page > 1 else { return nil }
+        return PageNumberKey(page: page, itemsBefore: (page - 1) * pageSize)
     }
 }

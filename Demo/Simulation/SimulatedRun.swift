@@ -1,6 +1,7 @@
 import Stapler
 
-/// The default run: a scripted session against the simulated backend, then a summary.
+/// The default run: a scripted session against the simulated shop, then the chat scenes (``ChatRun``)
+/// unless the user gave up, then a summary.
 @MainActor
 enum SimulatedRun {
     static func run(_ options: DemoOptions) -> ExitStatus {
@@ -43,11 +44,13 @@ enum SimulatedRun {
         simulation.run()
         logging.dispose()
         checking.dispose()
+        let chat = session.outcome.gaveUp ? nil : ChatRun(options: options, simulation: simulation, log: log).run()
 
         let snapshot = paginator.snapshot.value
         let outcome = session.outcome
         let statistics = backend.statistics
-        let violations = checker.violations
+        let violations = checker.violations + (chat?.violations ?? [])
+        let checks = checker.checkCount + (chat?.checks ?? 0)
         let query: Category? = outcome.searches > 0 ? catalog.largestCategory : nil
         let expected = catalog.ids(for: query).count
         let complete = snapshot.items.count == expected && snapshot.isEndReached
@@ -63,10 +66,13 @@ enum SimulatedRun {
             \(outcome.gaveUp ? ", then gave up" : "")
               list         \(snapshot.items.count) of the \(expected) products of \(query.logName)\
             \(complete ? ", the end reached" : ", incomplete"), state \(snapshot.state.name)
-              invariants   \(violations.isEmpty ? "all held" : "\(violations.count) BROKEN") \
-            (\(checker.checkCount) snapshots and changes checked)
             """)
+        if let chat { log.plain(chat.summary) }
+        log.plain(
+            "  invariants   \(violations.isEmpty ? "all held" : "\(violations.count) BROKEN") "
+                + "(\(checks) snapshots and changes checked)")
         if !violations.isEmpty { return .invariantBroken }
-        return outcome.gaveUp || !complete ? .gaveUp : .success
+        let chatComplete = chat.map { !$0.gaveUp && $0.complete } ?? false
+        return outcome.gaveUp || !complete || !chatComplete ? .gaveUp : .success
     }
 }
