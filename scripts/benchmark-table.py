@@ -204,7 +204,7 @@ def main():
     print()
     print(f"| P6: refresh of {P6_ROWS:,} rows | time (ms) | µs per row | mallocs | mallocs per row |")
     print("|---|--:|--:|--:|--:|")
-    for name in ["P6-keyed-refresh", "P6-reference"]:
+    for name in ["P6-keyed-refresh", "P6-reference", "P6-floor"]:
         microseconds = median(results, name, "wallClock")
         count = median(results, name, "mallocCountTotal")
         print(f"| {name} | {fmt(microseconds / 1_000 if microseconds else None, 2)} | "

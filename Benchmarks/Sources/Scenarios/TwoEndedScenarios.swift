@@ -214,7 +214,9 @@ func refreshedRows(_ rows: [Row]) -> [Row] {
 /// `.difference(ItemsDifference)`, computed on the delivering thread (this one).
 ///
 /// **P6-reference** does the same reload without deduplication: no identities, no difference
-/// (`.reloaded`). The difference between the two is what the keyed refresh adds.
+/// (`.reloaded`). The difference between the two is what the keyed refresh adds. **P6-floor** computes
+/// the same difference's counts on two arrays with typed ids (``typedDifferenceCounts(from:to:)``): what
+/// the difference costs without `AnyHashable`.
 private func p6() -> [Scenario] {
     /// Loads the first generation (unmeasured), then measures the reload of the second.
     func reload(_ rows: Int, deduplicates: Bool, meter: Meter) -> ItemsChange? {
@@ -253,5 +255,62 @@ private func p6() -> [Scenario] {
             let change = reload(rows, deduplicates: false, meter: meter)
             check(change == .reloaded, "P6's reference published \(String(describing: change))")
         },
+        Scenario("P6-floor", size: 10_000) { rows, meter in
+            let first = (0..<rows).map { Row(id: $0, score: Double($0)) }
+            let second = refreshedRows(first)
+            meter.start()
+            let counts = typedDifferenceCounts(from: first, to: second)
+            meter.stop()
+            let share = rows / 20
+            check(
+                counts.removals == share && counts.insertions == share && counts.updates == share,
+                "P6's floor counted \(counts)")
+        },
     ]
+}
+
+/// P6's floor: the same keyed difference as `ItemsDifference` (match by id in order, the longest
+/// increasing run of old indices stays, every other match moves, a match with other content updates),
+/// with typed `Int` ids and no `AnyHashable`, on two arrays.
+///
+/// - Returns: How many removals, insertions, moves and updates the difference has.
+func typedDifferenceCounts(
+    from old: [Row], to new: [Row]
+) -> (removals: Int, insertions: Int, moves: Int, updates: Int) {
+    // The first old index of each id; repeats chained through `nextSame`.
+    var first: [Int: Int] = [:]
+    first.reserveCapacity(old.count)
+    var nextSame = [Int](repeating: -1, count: old.count)
+    for index in old.indices.reversed() {
+        if let later = first.updateValue(index, forKey: old[index].id) { nextSame[index] = later }
+    }
+    var oldIndexOfNew = [Int](repeating: -1, count: new.count)
+    var matched = 0
+    for index in new.indices {
+        if let candidate = first[new[index].id] {
+            oldIndexOfNew[index] = candidate
+            matched += 1
+            if nextSame[candidate] >= 0 {
+                first[new[index].id] = nextSame[candidate]
+            } else {
+                first[new[index].id] = nil
+            }
+        }
+    }
+    // The longest strictly increasing run of old indices (patience sorting): its length is what stays.
+    var tails: [Int] = []
+    for oldIndex in oldIndexOfNew where oldIndex >= 0 {
+        var low = 0
+        var high = tails.count
+        while low < high {
+            let middle = (low + high) / 2
+            if tails[middle] < oldIndex { low = middle + 1 } else { high = middle }
+        }
+        if low == tails.count { tails.append(oldIndex) } else { tails[low] = oldIndex }
+    }
+    var updates = 0
+    for (index, oldIndex) in oldIndexOfNew.enumerated() where oldIndex >= 0 && old[oldIndex] != new[index] {
+        updates += 1
+    }
+    return (old.count - matched, new.count - matched, matched - tails.count, updates)
 }
