@@ -5,9 +5,13 @@
     swift package --allow-writing-to-directory /tmp/stapler-bench benchmark \
         --format histogramPercentiles --path /tmp/stapler-bench --no-progress
     ../scripts/benchmark-table.py /tmp/stapler-bench
+    ../scripts/benchmark-table.py /tmp/stapler-bench /tmp/old-engine-bench   # and P1 against another run
+    ../scripts/benchmark-table.py /tmp/run1,/tmp/run2,/tmp/run3              # the median of several runs
+    FASTEST=1 ../scripts/benchmark-table.py /tmp/run1,/tmp/run2,/tmp/run3    # their fastest iterations
 
 Reads the percentile files the run wrote (one per benchmark and metric) and prints Markdown: per
-operation figures at the median (p50) of the iterations, with the ratios to the peer and the floor.
+operation figures at the median (p50) of the iterations, with the ratios to the peer and the floor. A second directory (a
+run of another checkout, such as the previous paging engine) adds a table comparing P1 in both.
 Wall time must be in microseconds (the configuration of every scenario says so). The harness exports
 counts scaled to thousands or millions, rounded: malloc counts and bytes keep two or three digits.
 """
@@ -26,7 +30,12 @@ REACTIVE = [
     ("R6", "1,000,000 synchronous action executions", 1_000_000),
 ]
 P1_SIZES = [100_000, 200_000, 400_000, 1_000_000]
+P4_SIZES = [100_000, 1_000_000]
+P5_EDITS = 10_000
+P6_ROWS = 10_000
 ROW_BYTES = 16
+# FASTEST=1 in the environment: every figure is the fastest iteration of all the runs given, not the median.
+FASTEST = os.environ.get("FASTEST") == "1"
 
 
 def load(directory):
@@ -53,9 +62,35 @@ def load(directory):
     return results
 
 
+def load_runs(directories):
+    """Like load, for one directory or several separated by commas: each figure is then the median of
+    the runs' medians (p50), which is what a noisy machine needs."""
+    runs = [load(directory) for directory in directories.split(",")]
+    if FASTEST:
+        # The fastest iteration of all runs (p0), the figure least disturbed by other work on the machine.
+        return {key: {50: min(run[key][0] for run in runs if key in run)} for key in set().union(*runs)}
+    if len(runs) == 1:
+        return runs[0]
+    merged = {}
+    for key in set().union(*runs):
+        medians = sorted(run[key][50] for run in runs if key in run)
+        middle = len(medians) // 2
+        value = medians[middle] if len(medians) % 2 else (medians[middle - 1] + medians[middle]) / 2
+        merged[key] = {50: value}
+    return merged
+
+
 def median(results, benchmark, metric):
     values = results.get((benchmark, metric))
     return None if values is None else values[50]
+
+
+def peak_heap(results, benchmark):
+    """The median of a peak-heap scenario's custom metric, in percent of the items' size."""
+    for (name, metric), values in results.items():
+        if name == benchmark and metric.startswith("Peak_heap"):
+            return values[50]
+    return None
 
 
 def fmt(value, digits=1):
@@ -63,7 +98,7 @@ def fmt(value, digits=1):
 
 
 def main():
-    results = load(sys.argv[1])
+    results = load_runs(sys.argv[1])
     print("| Scenario | ours ns/op | OpenCombine ns/op | floor ns/op | OpenCombine ÷ ours | ours ÷ floor "
           "| mallocs/op ours | mallocs/op OpenCombine | mallocs/op floor |")
     print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
@@ -129,6 +164,74 @@ def main():
         count = median(results, name, "mallocCountTotal")
         print(f"| {title} | {fmt(microseconds * 1_000 / calls if microseconds else None, 2)} | "
               f"{fmt(count / calls if count is not None else None, 4)} |")
+
+    print()
+    print("| P4: N items, pages of 100 | time (ms) | µs per page | time ÷ time at 100k | mallocs per page "
+          "| bytes held ÷ items' size | peak heap ÷ items' size |")
+    print("|---|--:|--:|--:|--:|--:|--:|")
+    for name in ["P4-prepend", "P4-append", "P1-ours", "P1-floor"]:
+        base = median(results, f"{name}-N={P4_SIZES[0]}", "wallClock")
+        for size in P4_SIZES:
+            benchmark = f"{name}-N={size}"
+            microseconds = median(results, benchmark, "wallClock")
+            count = median(results, benchmark, "mallocCountTotal")
+            held = median(results, benchmark, "memoryLeakedBytes")
+            peak = peak_heap(results, benchmark.replace("-ours", "-peak-heap").replace("-prepend", "-peak-heap"))
+            pages = size / 100
+            print(f"| {benchmark} | {fmt(microseconds / 1_000 if microseconds else None)} | "
+                  f"{fmt(microseconds / pages if microseconds else None, 2)} | "
+                  f"{fmt(microseconds / base if microseconds and base else None, 2)} | "
+                  f"{fmt(count / pages if count else None)} | "
+                  f"{fmt(held / (size * ROW_BYTES) if held else None, 2)} | "
+                  f"{fmt(peak / 100 if peak and name in ('P4-prepend', 'P1-ours') else None, 2)} |")
+
+    print()
+    print(f"| P5: {P5_EDITS:,} edits of a {100 * P5_EDITS:,}-row list | time (ms) | µs per edit | mallocs per edit "
+          "| bytes held per edit |")
+    print("|---|--:|--:|--:|--:|")
+    for name, edits in [("P5-replace", P5_EDITS), ("P5-first-edit", 1)]:
+        microseconds = median(results, name, "wallClock")
+        count = median(results, name, "mallocCountTotal")
+        held = median(results, name, "memoryLeakedBytes")
+        print(f"| {name} | {fmt(microseconds / 1_000 if microseconds else None, 2)} | "
+              f"{fmt(microseconds / edits if microseconds else None, 2)} | "
+              f"{fmt(count / edits if count else None, 1)} | {fmt(held / edits if held else None, 0)} |")
+    peak = peak_heap(results, "P5-peak-heap")
+    if peak:
+        # 1% of the items' size (100 rows x 16 bytes per edit) is 16 bytes per edit.
+        print(f"| P5-peak-heap: heap growth during the edits | | | | {fmt(peak * ROW_BYTES, 0)} (peak) |")
+
+    print()
+    print(f"| P6: refresh of {P6_ROWS:,} rows | time (ms) | µs per row | mallocs | mallocs per row |")
+    print("|---|--:|--:|--:|--:|")
+    for name in ["P6-keyed-refresh", "P6-reference", "P6-floor"]:
+        microseconds = median(results, name, "wallClock")
+        count = median(results, name, "mallocCountTotal")
+        print(f"| {name} | {fmt(microseconds / 1_000 if microseconds else None, 2)} | "
+              f"{fmt(microseconds / P6_ROWS if microseconds else None, 2)} | {fmt(count, 0)} | "
+              f"{fmt(count / P6_ROWS if count else None, 2)} |")
+
+    if len(sys.argv) > 2:
+        old = load_runs(sys.argv[2])
+        print()
+        print("| P1: N items | old ms | new ms | new ÷ old | old µs per page | new µs per page "
+              "| old mallocs per page | new mallocs per page | old peak heap | new peak heap |")
+        print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+        for size in P1_SIZES:
+            name = f"P1-ours-N={size}"
+            before = median(old, name, "wallClock")
+            after = median(results, name, "wallClock")
+            if before is None or after is None:
+                continue
+            pages = size / 100
+            old_count = median(old, name, "mallocCountTotal")
+            new_count = median(results, name, "mallocCountTotal")
+            old_peak = peak_heap(old, f"P1-peak-heap-N={size}")
+            new_peak = peak_heap(results, f"P1-peak-heap-N={size}")
+            print(f"| {size:,} | {fmt(before / 1_000)} | {fmt(after / 1_000)} | {fmt(after / before, 2)} | "
+                  f"{fmt(before / pages, 2)} | {fmt(after / pages, 2)} | "
+                  f"{fmt(old_count / pages if old_count else None)} | {fmt(new_count / pages if new_count else None)} | "
+                  f"{fmt(old_peak / 100 if old_peak else None, 2)} | {fmt(new_peak / 100 if new_peak else None, 2)} |")
 
 
 if __name__ == "__main__":

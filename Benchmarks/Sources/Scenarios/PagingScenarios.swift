@@ -2,18 +2,19 @@ import CHeapStats
 import Reactive
 import Stapler
 
-// P1-P3: the paging engine under load, through the `Stapler` facade and the `Paginator`.
+// P1-P3: the paging engine under load, through the `Stapler` facade and the `Paginator` (P4-P6, the
+// two-ended list, prepends, edits and a keyed refresh, are in TwoEndedScenarios.swift).
 //
 // Sources are synchronous (a `SignalProducer(value:)` per page) or never answer (a page in flight), so
 // what is measured is the engine, not a network. `size` is what the issue sets; the smoke run passes less.
 
-/// P1 at each N, P2 with its lock reference, and P3.
+/// P1 at each N with its floor, P2 with its lock reference, P3, then P4-P6.
 public func pagingScenarios() -> [Scenario] {
-    [100_000, 200_000, 400_000, 1_000_000].flatMap(p1) + p2() + p3()
+    [100_000, 200_000, 400_000, 1_000_000].flatMap(p1) + p2() + p3() + twoEndedScenarios()
 }
 
 /// One row of a list: 16 bytes, no reference, so the items' own size is `count * 16` bytes.
-struct Row: Sendable {
+struct Row: Sendable, Equatable {
     let id: Int
     let score: Double
 }
@@ -49,12 +50,19 @@ final class SnapshotKeeper: @unchecked Sendable {
     // on the thread that loads.
     @exclusivity(unchecked) var snapshots: [PagedItems<Row>] = []
     @exclusivity(unchecked) var peakHeap = 0
-    let baselineHeap: Int
-    let samplesHeap: Bool
+    @exclusivity(unchecked) var baselineHeap: Int
+    @exclusivity(unchecked) var samplesHeap: Bool
 
     init(samplesHeap: Bool) {
         self.samplesHeap = samplesHeap
         baselineHeap = samplesHeap ? liveHeapBytes() : 0
+    }
+
+    /// Starts sampling the live heap from now on: ``peakHeap`` becomes the most it grew past this point.
+    func startSampling() {
+        samplesHeap = true
+        peakHeap = 0
+        baselineHeap = liveHeapBytes()
     }
 
     func keep(_ items: PagedItems<Row>) {
@@ -106,7 +114,31 @@ private func p1(items: Int) -> [Scenario] {
             check(stapler.items.value.count == items, "P1 peak heap loaded \(stapler.items.value.count)")
             meter.record(keeper.peakHeap * 100 / (items * MemoryLayout<Row>.stride))
         },
+        Scenario("P1-floor-N=\(items)", size: items) { items, meter in
+            let pages = loadPagesFloor(items: items, meter: meter)
+            check(pages.count == (items + 99) / 100, "P1's floor kept \(pages.count) pages")
+            check(pages.last?.last?.id == items - 1, "P1's floor ends wrong")
+        },
     ]
+}
+
+/// P1's floor: the same pages built by the same function, each appended by an observer to its own array
+/// of pages, with no paginator between the source and the observer.
+///
+/// The page's own array is the one allocation a page needs; the array of pages grows by doubling.
+///
+/// - Returns: The pages, for the caller to check after the measurement.
+func loadPagesFloor(items: Int, meter: Meter) -> [[Row]] {
+    var pages: [[Row]] = []
+    let keep: ([Row]) -> Void = opaque { pages.append($0) }
+    meter.start()
+    var offset = 0
+    while offset < items {
+        keep(rows(from: offset, count: min(100, items - offset)))
+        offset += 100
+    }
+    meter.stop()
+    return pages
 }
 
 // MARK: - P2: next-page requests while a page is in flight
