@@ -12,21 +12,30 @@ extension ItemsDifference {
     init<Item>(from old: PagedItems<Item>, to new: PagedItems<Item>, by identity: (Item) -> AnyHashable) {
         let oldItems = Array(old)
         let newItems = Array(new)
-        var positions: [AnyHashable: [Int]] = [:]
-        positions.reserveCapacity(oldItems.count)
-        for (index, item) in oldItems.enumerated() { positions[identity(item), default: []].append(index) }
-        var taken: [AnyHashable: Int] = [:]
+        // The old rows of each identity, in order: the first in `unmatched`, each next one in `following`.
+        var unmatched: [AnyHashable: Int] = [:]
+        unmatched.reserveCapacity(oldItems.count)
+        var following = [Int](repeating: -1, count: oldItems.count)
+        var last: [AnyHashable: Int] = [:]
+        for (index, item) in oldItems.enumerated() {
+            let id = identity(item)
+            if let previous = last.updateValue(index, forKey: id) {
+                following[previous] = index
+            } else {
+                unmatched[id] = index
+            }
+        }
         var oldIndexOfNew = [Int](repeating: -1, count: newItems.count)
         var matched = [Bool](repeating: false, count: oldItems.count)
         for (index, item) in newItems.enumerated() {
             let id = identity(item)
-            let next = taken[id, default: 0]
-            if let candidates = positions[id], next < candidates.count {
-                oldIndexOfNew[index] = candidates[next]
-                matched[candidates[next]] = true
-                taken[id] = next + 1
-            }
+            guard let candidate = unmatched[id] else { continue }
+            oldIndexOfNew[index] = candidate
+            matched[candidate] = true
+            let next = following[candidate]
+            if next >= 0 { unmatched[id] = next } else { unmatched[id] = nil }
         }
+        let compare = Self.contentComparison(of: Item.self)
         let staying = Self.longestIncreasingRun(oldIndexOfNew)
         var insertions: [Int] = []
         var moves: [Move] = []
@@ -37,7 +46,7 @@ extension ItemsDifference {
                 continue
             }
             if !staying[index] { moves.append(Move(from: oldIndex, to: index)) }
-            if !Self.sameContent(oldItems[oldIndex], newItems[index]) { updates.append(index) }
+            if !compare(oldItems[oldIndex], newItems[index]) { updates.append(index) }
         }
         let removals = matched.indices.filter { !matched[$0] }
         self.init(removals: removals, insertions: insertions, moves: moves, updates: updates)
@@ -68,18 +77,19 @@ extension ItemsDifference {
         return marks
     }
 
-    /// Whether two items have the same content: `==` when they are `Equatable`, else `false`.
+    /// How to tell whether two items have the same content: `==` when `Item` is `Equatable` (decided
+    /// once, not per item), else never the same.
     @usableFromInline
-    static func sameContent<Item>(_ left: Item, _ right: Item) -> Bool {
-        guard let left = left as? any Equatable else { return false }
-        return left.isEqual(toAny: right)
+    static func contentComparison<Item>(of type: Item.Type) -> (Item, Item) -> Bool {
+        guard let equatable = type as? any Equatable.Type else { return { _, _ in false } }
+        return equatable.comparison(as: Item.self)
     }
 }
 
 extension Equatable {
-    /// Whether `other` is a value of this type equal to `self`.
-    fileprivate func isEqual(toAny other: Any) -> Bool {
-        (other as? Self) == self
+    /// `==` over values of `Item`, which is this type.
+    fileprivate static func comparison<Item>(as item: Item.Type) -> (Item, Item) -> Bool {
+        { left, right in unsafeBitCast(left, to: Self.self) == unsafeBitCast(right, to: Self.self) }
     }
 }
 

@@ -138,7 +138,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     ) -> UInt64 {
         var delivers = false
         var disposed = RunningLoads()
-        var started: [Machine.Load] = []
+        var started: (Machine.Load?, Machine.Load?) = (nil, nil)
         let generation = state.withLock { state -> UInt64 in
             let effects = transition(&state.machine)
             let generation = state.machine.snapshot.generation
@@ -165,7 +165,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                         disposed[direction] = replaced
                     }
                     state.loads[direction] = (load.ticket, nil)
-                    started.append(load)
+                    if started.0 == nil { started.0 = load } else { started.1 = load }
                 }
             }
             return generation
@@ -180,9 +180,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             }
         }
         disposed.disposeAll()
-        for load in started {
-            start(load)
-        }
+        if let load = started.0 { start(load) }
+        if let load = started.1 { start(load) }
         return generation
     }
 

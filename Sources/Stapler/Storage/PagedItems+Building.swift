@@ -45,19 +45,17 @@ extension PagedItems {
 
     /// The same items with every page in the tree and no chain.
     ///
-    /// - Complexity: O(chained pages × log pages); each page moves into a tree once per snapshot line.
+    /// The chains' pages are built into trees bottom-up, then joined with the middle tree.
+    ///
+    /// - Complexity: O(chained pages + log pages); each page moves into a tree once per snapshot line.
     @inlinable
     func movingChainsIntoTree() -> PagedItems {
         guard headPages > 0 || tailPages > 0 else { return self }
+        let above = PageTree.build((0..<headPages).reversed().map { head.unsafelyUnwrapped.chunk(at: $0).items })
+        let below = PageTree.build((0..<tailPages).map { tail.unsafelyUnwrapped.chunk(at: $0).items })
         var tree = body
-        for slot in 0..<headPages {
-            let items = head.unsafelyUnwrapped.chunk(at: slot).items
-            tree = tree.map { $0.prepending(items) } ?? PageTree(pages: [items])
-        }
-        for slot in 0..<tailPages {
-            let items = tail.unsafelyUnwrapped.chunk(at: slot).items
-            tree = tree.map { $0.appending(items) } ?? PageTree(pages: [items])
-        }
+        if let above { tree = tree.map { PageTree.joining(above, $0) } ?? above }
+        if let below { tree = tree.map { PageTree.joining($0, below) } ?? below }
         return PagedItems(head: nil, headPages: 0, headCount: 0, body: tree, tail: nil, tailPages: 0, tailCount: 0)
     }
 
