@@ -1,0 +1,174 @@
+#if canImport(Observation)
+    import Observation
+    import Reactive
+
+    /// A paginator as an `@Observable` model of the main actor, for SwiftUI.
+    ///
+    /// Every property changes on the main actor, in one turn per snapshot of the paginator, whatever
+    /// thread the paginator delivers on: the model hops there itself. Snapshots that arrive faster than
+    /// the main actor runs are coalesced (the model skips to the newest), so its properties are never
+    /// torn from each other and, once the paginator is quiet, they equal its last snapshot.
+    ///
+    /// ```swift
+    /// struct MessagesView: View {
+    ///     @State var model = PagingModel(Paginator(source: .cursor(load: api.messages), pageSize: 30))
+    ///
+    ///     var body: some View {
+    ///         List {
+    ///             ForEach(Array(model.items.enumerated()), id: \.offset) { row, message in
+    ///                 MessageRow(message).onAppear { model.preload(index: row) }
+    ///             }
+    ///             if case .failed = model.loadStates.append {
+    ///                 Button("Retry") { Task { await model.retry() } }
+    ///             }
+    ///         }
+    ///         .refreshable { await model.refresh() }
+    ///         .task { await model.refresh() }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The model holds its paginator; the paginator does not hold the model. Releasing the model
+    /// releases the paginator (unless you keep it), which disposes its loads in flight.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @MainActor
+    @Observable
+    public final class PagingModel<
+        Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error
+    > {
+        /// The loaded items.
+        public private(set) var items: PagedItems<Item>
+        /// The explicit state.
+        public private(set) var state: PagingState<Failure>
+        /// The load state of each direction.
+        public private(set) var loadStates: LoadStates<Failure>
+        /// What a list screen shows: placeholders, content, footer.
+        public private(set) var presentation: ListPresentation<Failure>
+        /// Whether the bottom of the list was reached.
+        public private(set) var isEndReached: Bool
+        /// The total the latest page reported, if the page model reports one.
+        public private(set) var total: Int?
+        /// The metadata of the latest applied page.
+        public private(set) var metadata: Metadata?
+        /// How many snapshots of the paginator the model applied (coalesced ones are skipped).
+        public private(set) var snapshotsApplied = 0
+
+        /// The paginator under the model.
+        @ObservationIgnored public let paginator: Paginator<Item, Key, Query, Metadata, Failure>
+        @ObservationIgnored private let inbox = SnapshotInbox<Item, Metadata, Failure>()
+        @ObservationIgnored private let observation = SerialDisposable()
+
+        /// Creates the model of `paginator`, showing its current snapshot at once.
+        ///
+        /// - Parameter paginator: The paginator; it may deliver on any thread or scheduler.
+        public init(_ paginator: Paginator<Item, Key, Query, Metadata, Failure>) {
+            self.paginator = paginator
+            let snapshot = paginator.snapshot.value
+            items = snapshot.items
+            state = snapshot.state
+            loadStates = snapshot.loadStates
+            presentation = ListPresentation(snapshot)
+            isEndReached = snapshot.isEndReached
+            total = snapshot.total
+            metadata = snapshot.metadata
+            let inbox = inbox
+            observation.inner = paginator.snapshot.signal.observeValues { [weak self] snapshot in
+                guard inbox.post(snapshot) else { return }
+                Task { @MainActor in self?.drain() }
+            }
+        }
+
+        deinit {
+            observation.dispose()
+        }
+
+        /// Applies the newest snapshot that arrived, in one turn.
+        private func drain() {
+            guard let snapshot = inbox.take() else { return }
+            items = snapshot.items
+            state = snapshot.state
+            loadStates = snapshot.loadStates
+            presentation = ListPresentation(snapshot)
+            isEndReached = snapshot.isEndReached
+            total = snapshot.total
+            metadata = snapshot.metadata
+            snapshotsApplied += 1
+        }
+
+        // MARK: Actions
+
+        /// Starts a new generation and returns when it is over; see ``Paginator/refresh(_:query:)-7wvhq``.
+        ///
+        /// - Parameters:
+        ///   - mode: How the list reloads.
+        ///   - query: The query of the new generation; the current one when `nil`.
+        /// - Returns: The load's outcome.
+        @discardableResult
+        public func refresh(_ mode: RefreshMode<Key> = .restart, query: Query? = nil) async -> LoadOutcome<Failure> {
+            await paginator.refresh(mode, query: query)
+        }
+
+        /// Loads the next page and returns when it is over; see ``Paginator/loadNextPage()-4783a``.
+        ///
+        /// - Returns: The load's outcome.
+        @discardableResult
+        public func loadNextPage() async -> LoadOutcome<Failure> {
+            await paginator.loadNextPage()
+        }
+
+        /// Loads the previous page and returns when it is over; see ``Paginator/loadPreviousPage()-326xd``.
+        ///
+        /// - Returns: The load's outcome.
+        @discardableResult
+        public func loadPreviousPage() async -> LoadOutcome<Failure> {
+            await paginator.loadPreviousPage()
+        }
+
+        /// Requests again what failed and returns when it is over; see ``Paginator/retry()-9xre6``.
+        ///
+        /// - Returns: The outcome of what was retried.
+        @discardableResult
+        public func retry() async -> LoadOutcome<Failure> {
+            await paginator.retry()
+        }
+
+        /// Loads a page at each end that row `index` is near; see ``Paginator/preload(index:)``.
+        ///
+        /// - Parameter index: The index of a row being displayed.
+        public func preload(index: Int) {
+            paginator.preload(index: index)
+        }
+
+        /// Disposes the loads in flight; see ``Paginator/cancel()``.
+        public func cancel() {
+            paginator.cancel()
+        }
+    }
+
+    /// The newest snapshot not yet applied by a model, and whether a hop to the main actor is scheduled.
+    final class SnapshotInbox<Item: Sendable, Metadata: Sendable, Failure: Error>: Sendable {
+        // Guarded by its own lock.
+        private let state = LockedState<(snapshot: PagingSnapshot<Item, Metadata, Failure>?, scheduled: Bool)>(
+            (nil, false))
+
+        /// Keeps `snapshot` as the newest; returns whether the caller must schedule a drain.
+        func post(_ snapshot: PagingSnapshot<Item, Metadata, Failure>) -> Bool {
+            state.withLock { state in
+                state.snapshot = snapshot
+                defer { state.scheduled = true }
+                return !state.scheduled
+            }
+        }
+
+        /// Takes the newest snapshot; the next post schedules a new drain.
+        func take() -> PagingSnapshot<Item, Metadata, Failure>? {
+            state.withLock { state in
+                defer {
+                    state.snapshot = nil
+                    state.scheduled = false
+                }
+                return state.snapshot
+            }
+        }
+    }
+#endif
