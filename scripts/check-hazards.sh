@@ -59,7 +59,9 @@ P24|yes|local edits while loads are in flight
 P25|no|edits never move keys, ends or the dedup set
 P26|yes|a refresh that reloads every loaded page
 P27|no|a refresh around a row
-P28|no|a keyed difference for refreshes'
+P28|no|a keyed difference for refreshes
+P37|yes|the async surface and its outcomes
+P38|yes|an Observable main-actor model for SwiftUI'
 
 # The display names that start with hazard IDs: `@Test("R1: ...")`, or a name on the line after `@Test(`.
 # A name may start with several IDs ("P2, P3: ..."); each counts.

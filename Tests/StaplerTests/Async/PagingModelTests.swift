@@ -72,7 +72,7 @@ struct PagingModelTests {
         #expect(server.requests.first?.disposeCount == 1)
     }
 
-    @Test("P38: 8 background threads load and answer while the main actor reads the model; once quiet it equals the paginator")
+    @Test("P38: 8 background threads load and answer while the main actor reads; then the model equals the paginator")
     func P38_racingThreads() async {
         let server = TwoEndedServer()
         let paginator = offsetPaginator(server, initialKey: 500)
