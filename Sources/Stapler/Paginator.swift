@@ -136,7 +136,8 @@ public final class Paginator<
     /// - Parameters:
     ///   - source: The page model and the load closure.
     ///   - pageSize: How many items to ask for per page; at least 1 (a programmer error traps, naming
-    ///     `pageSize`).
+    ///     `pageSize`). Required, except over a single load (`PageSource.singleLoad(load:)`), which asks
+    ///     for no page size.
     ///   - query: The query of the first generation.
     ///   - initialKey: The key of the page the list opens at (a chat's newest page, a timeline's
     ///     middle); the source's first key when `nil`. ``refresh()`` reloads it.
@@ -152,13 +153,16 @@ public final class Paginator<
     ///     the thread that caused them (the caller's, or the thread a response arrived on).
     public init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
-        pageSize: Int,
+        pageSize: Int? = nil,
         query: Query,
         initialKey: Key? = nil,
         prefetchDistance: Int? = nil,
         deduplication: Deduplication<Item>? = nil,
         deliveringOn scheduler: (any Scheduler)? = nil
     ) {
+        guard let pageSize = pageSize ?? (source.ignoresPageSize ? 1 : nil) else {
+            fatalError("Paginator: pageSize is required for this page model (only a single load needs none)")
+        }
         guard pageSize >= 1 else {
             fatalError("Paginator: pageSize must be at least 1, got \(pageSize)")
         }
@@ -307,14 +311,14 @@ extension Paginator where Query == Void {
     ///
     /// - Parameters:
     ///   - source: The page model and the load closure.
-    ///   - pageSize: How many items to ask for per page; at least 1.
+    ///   - pageSize: How many items to ask for per page; at least 1; required except over a single load.
     ///   - initialKey: The key of the page the list opens at; the source's first key when `nil`.
     ///   - prefetchDistance: How close to either end ``preload(index:)`` starts a page there.
     ///   - deduplication: Drops items already loaded when given.
     ///   - scheduler: Delivers every notification on it when given.
     public convenience init(
         source: PageSource<Item, Key, Void, Metadata, Failure>,
-        pageSize: Int,
+        pageSize: Int? = nil,
         initialKey: Key? = nil,
         prefetchDistance: Int? = nil,
         deduplication: Deduplication<Item>? = nil,

@@ -52,7 +52,10 @@ public enum Run {
         return .init(
             metrics: metrics,
             timeUnits: .microseconds,
-            warmupIterations: isSmoke ? 0 : 1,
+            // One warm-up iteration in the smoke run too: the first run of a process allocates the
+            // runtime's metadata for the generic types it meets first, which would make a count depend
+            // on which scenario happens to run first rather than on the code it measures.
+            warmupIterations: 1,
             maxDuration: .seconds(isSmoke ? 2 : 10),
             maxIterations: isSmoke ? 3 : 10,
             thresholds: metrics.contains(.mallocCountTotal)

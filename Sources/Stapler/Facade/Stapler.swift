@@ -75,6 +75,10 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     ///
     /// - Parameters:
     ///   - pageSize: Number of items per page; at least 1 (a programmer error traps, naming `pageSize`).
+    ///   - prefetchDistance: How many rows before the last one ``Paginator/preload(index:)`` starts the next
+    ///     page; 0 (the default) loads at the last row, as the original library did.
+    ///   - deduplication: When given, an item already loaded is dropped from later pages; see
+    ///     ``Deduplication``.
     ///   - scheduler: When given, every property changes and every signal and action notifies on it
     ///     (for example `QueueScheduler.main`); see `Paginator.init(source:pageSize:query:initialKey:prefetchDistance:deduplication:deliveringOn:)`.
     ///   - request: Loads `size` items starting at `offset`. Its first value is applied and the request is
@@ -82,13 +86,17 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     @inlinable
     public init(
         pageSize: Int,
+        prefetchDistance: Int = 0,
+        deduplication: Deduplication<Item>? = nil,
         deliveringOn scheduler: (any Scheduler)? = nil,
         request: @escaping @Sendable (_ offset: Int, _ size: Int) -> SignalProducer<Response, ResponseError>
     ) {
         let source = PageSource<Item, Int, Void, Response, ResponseError>.offset { offset, size, _ in
             request(offset, size)
         }
-        let paginator = Paginator(source: source, pageSize: pageSize, prefetchDistance: 0, deliveringOn: scheduler)
+        let paginator = Paginator(
+            source: source, pageSize: pageSize, prefetchDistance: prefetchDistance, deduplication: deduplication,
+            deliveringOn: scheduler)
         self.paginator = paginator
         initialLoadAction = Self.firstPageAction(paginator.firstPageLoads)
         refreshAction = Self.firstPageAction(paginator.firstPageLoads)
@@ -98,16 +106,23 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     ///
     /// - Parameters:
     ///   - pageSize: Number of items per page; at least 1.
+    ///   - prefetchDistance: How many rows before the last one the next page starts; 0 by default.
+    ///   - deduplication: When given, an item already loaded is dropped from later pages.
     ///   - scheduler: When given, every notification is delivered on it.
     ///   - request: Loads `size` items starting at `offset`. Its task is cancelled when the load is
     ///     superseded or the paginator is released.
     @inlinable
     public convenience init(
         pageSize: Int,
+        prefetchDistance: Int = 0,
+        deduplication: Deduplication<Item>? = nil,
         deliveringOn scheduler: (any Scheduler)? = nil,
         request: @escaping @Sendable (_ offset: Int, _ size: Int) async throws(ResponseError) -> Response
     ) {
-        self.init(pageSize: pageSize, deliveringOn: scheduler) { offset, size in
+        self.init(
+            pageSize: pageSize, prefetchDistance: prefetchDistance, deduplication: deduplication,
+            deliveringOn: scheduler
+        ) { offset, size in
             SignalProducer { () async throws(ResponseError) in try await request(offset, size) }
         }
     }

@@ -22,14 +22,18 @@ extension PageSource where Key == Int {
 
     /// A list that is not paginated: one load gives every item, and the list ends there, at both ends.
     ///
+    /// A paginator over it needs no `pageSize:`.
+    ///
     /// - Parameter load: Loads every item for `query`.
     /// - Returns: The page source.
     @inlinable
     public static func singleLoad(
         load: @escaping @Sendable (_ query: Query) -> SignalProducer<[Item], Failure>
     ) -> PageSource where Metadata == Void {
-        PageSource(
+        var source = PageSource(
             firstKey: 0, load: { request in load(request.query) },
             page: { items, _ in Page(items: items, nextKey: nil, total: items.count) })
+        source.ignoresPageSize = true
+        return source
     }
 }

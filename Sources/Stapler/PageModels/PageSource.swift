@@ -22,6 +22,8 @@ public struct PageSource<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     /// A source starts the user's producer directly, with one observer that maps its events into the
     /// sink, instead of lifting it through operators: a page costs one producer start and one observer.
     @usableFromInline let start: @Sendable (PageRequest<Key, Query>, _ sink: Sink) -> any Disposable
+    /// Whether the model asks for no page size (a single load): a paginator over it needs none.
+    @usableFromInline var ignoresPageSize = false
 
     @inlinable
     init(firstKey: Key, start: @escaping @Sendable (PageRequest<Key, Query>, _ sink: Sink) -> any Disposable) {
