@@ -28,8 +28,8 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
     @exclusivity(unchecked) @usableFromInline var terminalEvent: Event?
 
     @inlinable
-    override init(hasOutput: Bool = true) {
-        super.init(hasOutput: hasOutput)
+    override init(hasOutput: Bool = true, isRun: Bool = false) {
+        super.init(hasOutput: hasOutput, isRun: isRun)
     }
 
     @inlinable
