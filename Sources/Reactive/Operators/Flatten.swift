@@ -305,8 +305,9 @@ final class ConcurrentFlattener<Inner: Sendable, Error: Swift.Error>: Sendable {
         }) {
             let run = SerialDisposable()
             guard let handle = lifetime.add(run) else { continue }
-            run.inner = producer.start(
-                Signal<Inner, Error>.Observer({ [self] event in receiveInner(event, handle: handle) })
+            producer.start(
+                Signal<Inner, Error>.Observer({ [self] event in receiveInner(event, handle: handle) }),
+                in: run
             )
         }
     }
@@ -370,11 +371,11 @@ final class LatestFlattener<Inner: Sendable, Error: Swift.Error>: Sendable {
             }
             let slot = SerialDisposable()
             current.inner = slot  // disposes the previous run before the new one starts
-            guard !slot.isDisposed else { return }
-            slot.inner = producer.start(
+            producer.start(
                 Signal<Inner, Error>.Observer({ [self, generation] event in
                     receiveInner(event, generation: generation)
-                })
+                }),
+                in: slot
             )
         case .completed:
             input.send { _ in
