@@ -233,6 +233,9 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
         var retiredEvent: Event?
         var retiredTarget: ObserverEntry?
         var retiredState: Retired?
+        #if DEBUG
+            var delivered = 0
+        #endif
         while true {
             if let handler = recipient {
                 Self.typed(handler)._withUnsafeGuaranteedRef { $0.send(event) }
@@ -277,6 +280,12 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
                     state.isDelivering = false
                     return true
                 }
+                #if DEBUG
+                    delivered &+= 1
+                    if delivered > Self.feedbackLoopLimit {
+                        Self.reportFeedbackLoop()
+                    }
+                #endif
                 retiredEvent = event
                 retiredTarget = target
                 event = next.event
