@@ -142,7 +142,7 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
         admit: @escaping @Sendable () -> (@Sendable (Input) -> SignalProducer<Output, Error>)?
     ) {
         let executing = PropertyStorage(false)
-        let isExecuting = Property<Bool>(storage: executing, retaining: [], feed: nil)
+        let isExecuting = Property<Bool>(owning: executing)
         self.admit = admit
         self.executing = executing
         self.isExecuting = isExecuting

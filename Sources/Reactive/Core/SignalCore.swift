@@ -23,7 +23,8 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
 
     // Guarded by `domain`'s lock.
     @exclusivity(unchecked) @usableFromInline var pending = FIFOQueue<Delivery>()
-    /// The event the signal terminated with; `nil` while it has not, or after a teardown.
+    /// The event the signal terminates with, from the moment it is accepted; `nil` while it has not, or
+    /// after a teardown.
     // Guarded by `domain`'s lock.
     @exclusivity(unchecked) @usableFromInline var terminalEvent: Event?
 
@@ -116,6 +117,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
             let isTerminating = accepted.isTerminating
             if isTerminating {
                 phase = .terminating(sequence: state.sequence)
+                terminalEvent = accepted
             }
             guard !state.isDelivering else {
                 pending.append(Delivery(event: accepted, sequence: state.sequence, target: nil))
@@ -171,6 +173,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
             state.sequence &+= 1
             if event.isTerminating {
                 phase = .terminating(sequence: state.sequence)
+                terminalEvent = event
             }
             let delivery = Delivery(event: event, sequence: state.sequence, target: nil)
             guard !state.isDelivering else {
@@ -354,8 +357,17 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
                 lateInitial = initialEvent()
                 late = terminalEvent ?? .interrupted
             case .terminating(let sequence):
-                entry.firstSequence = sequence
-                observers.append(entry)
+                if let initial = initialEvent(), let terminalEvent {
+                    // The current value must come first, and the drainer may be delivering the terminal
+                    // event already: this observer gets both here, in order, and is never listed.
+                    entry.isActive = false
+                    entry.handler = nil
+                    lateInitial = initial
+                    late = terminalEvent
+                } else {
+                    entry.firstSequence = sequence
+                    observers.append(entry)
+                }
             case .alive:
                 entry.firstSequence = state.sequence &+ 1
                 observers.append(entry)
