@@ -6,7 +6,7 @@ import Testing
 @Suite("Action state feedback")
 struct ActionFeedbackTests {
     @Test("R17: isEnabled feeding back an equal value ends after one round")
-    func enabledFeedsBackEqualValue() {
+    func R17_enabledFeedsBackEqualValue() {
         let on = MutableProperty(true)
         let action = Action<Void, Int, ProbeError>(enabledIf: Property(on)) { _ in .empty }
         let log = Locked<[Bool]>([])
@@ -21,7 +21,7 @@ struct ActionFeedbackTests {
     }
 
     @Test("R17: isExecuting feeding back the enabling value reads false, true, false and ends")
-    func executingFeedsBackEqualValue() {
+    func R17_executingFeedsBackEqualValue() {
         let on = MutableProperty(true)
         let action = Action<Void, Int, ProbeError>(enabledIf: Property(on)) { _ in SignalProducer(value: 1) }
         let log = Locked<[Bool]>([])
@@ -37,7 +37,7 @@ struct ActionFeedbackTests {
     }
 
     @Test("R17: equal sets of the enabling property leave isEnabled's history unchanged")
-    func equalSetsFromOutside() {
+    func R17_equalSetsFromOutside() {
         let on = MutableProperty(true)
         let action = Action<Void, Int, ProbeError>(enabledIf: Property(on)) { _ in .empty }
         let (enabled, _) = action.isEnabled.producer.record()
@@ -50,7 +50,7 @@ struct ActionFeedbackTests {
     }
 
     @Test("R17: a MutableProperty still notifies every set, equal or not (as in ReactiveSwift)")
-    func mutablePropertyNotifiesEverySet() {
+    func R17_mutablePropertyNotifiesEverySet() {
         let on = MutableProperty(true)
         let changes = Property(on).signal.record()
         for _ in 0..<5 { on.value = true }
@@ -58,7 +58,7 @@ struct ActionFeedbackTests {
     }
 
     @Test("R17: a true oscillation through isEnabled traps in debug builds instead of hanging")
-    func oscillationTraps() async {
+    func R17_oscillationTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let on = MutableProperty(true)
             let action = Action<Void, Int, ProbeError>(enabledIf: Property(on)) { _ in .empty }
@@ -70,7 +70,7 @@ struct ActionFeedbackTests {
     }
 
     @Test("R17: an observer that re-sends into its own signal forever traps, naming the signal's type")
-    func endlessResendTraps() async {
+    func R17_endlessResendTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (signal, input) = Signal<Int, ProbeError>.pipe()
             signal.observeValues { input.send(value: $0 + 1) }
@@ -82,7 +82,7 @@ struct ActionFeedbackTests {
     }
 
     @Test("R17: 4 threads toggle the enabling property while the observer writes it back (barrier)")
-    func togglingWritersStress() {
+    func R17_togglingWritersStress() {
         let on = MutableProperty(true)
         let action = Action<Void, Int, ProbeError>(enabledIf: Property(on)) { _ in .empty }
         let log = Unsynchronized<[Bool]>([])

@@ -18,7 +18,7 @@ private final class CountingNet: Sendable {
 @Suite("Follow-up starts after disposal")
 struct FollowUpStartTests {
     @Test("R18: prefix(value:) then take(first: 1) never starts the producer")
-    func prefixThenTakeFirst() {
+    func R18_prefixThenTakeFirst() {
         let net = CountingNet()
         let (recorder, _) = net.producer.prefix(value: 0).take(first: 1).record()
         #expect(recorder.events == [.value(0), .completed])
@@ -26,7 +26,7 @@ struct FollowUpStartTests {
     }
 
     @Test("R18: concat never starts the next producer of a run disposed while the first was starting")
-    func concatThenTakeFirst() {
+    func R18_concatThenTakeFirst() {
         let net = CountingNet()
         let (recorder, _) = SignalProducer<Int, ProbeError>(value: 1).concat(net.producer).take(first: 1).record()
         #expect(recorder.events == [.value(1), .completed])
@@ -34,7 +34,7 @@ struct FollowUpStartTests {
     }
 
     @Test("R18: then never starts the replacement of a run disposed by the first run's completion hook")
-    func thenDisposedOnCompletion() {
+    func R18_thenDisposedOnCompletion() {
         let net = CountingNet()
         let interrupter = Locked<(any Disposable)?>(nil)
         let first = SignalProducer<Int, ProbeError>.empty.on(completed: { interrupter.value?.dispose() })
@@ -47,7 +47,7 @@ struct FollowUpStartTests {
     }
 
     @Test("R18: flatMapError never starts the recovery of a run disposed by the failure hook")
-    func flatMapErrorDisposedOnFailure() {
+    func R18_flatMapErrorDisposedOnFailure() {
         let net = CountingNet()
         let interrupter = Locked<(any Disposable)?>(nil)
         let first = SignalProducer<Int, ProbeError>(error: .boom).on(failed: { _ in interrupter.value?.dispose() })
@@ -60,7 +60,7 @@ struct FollowUpStartTests {
     }
 
     @Test("R18: retry(upTo:) then take(first: 1) makes one attempt (RxSwift#2298)")
-    func retryThenTakeFirst() {
+    func R18_retryThenTakeFirst() {
         let attempts = Locked(0)
         let producer = SignalProducer<Int, ProbeError> { observer, _ in
             let attempt = attempts.withLock { count -> Int in
@@ -78,7 +78,7 @@ struct FollowUpStartTests {
     @Test(
         "R18: flatten never starts the next inner producer once take(first: 1) disposed the run",
         arguments: [FlattenStrategy.concat, .concurrent(limit: 1), .latest, .merge])
-    func flattenThenTakeFirst(strategy: FlattenStrategy) {
+    func R18_flattenThenTakeFirst(strategy: FlattenStrategy) {
         let net = CountingNet()
         let first = SignalProducer<Int, ProbeError>(value: 5)
         let outer = SignalProducer<SignalProducer<Int, ProbeError>, ProbeError>(values: [first, net.producer])
@@ -88,7 +88,7 @@ struct FollowUpStartTests {
     }
 
     @Test("R18: combineLatest never starts a later input once an earlier one ended the run")
-    func combineLatestLaterInput() {
+    func R18_combineLatestLaterInput() {
         let net = CountingNet()
         let failing = SignalProducer<Int, ProbeError>(error: .boom)
         let (recorder, _) = failing.combineLatest(with: net.producer).map { $0 + $1 }.record()
@@ -97,7 +97,7 @@ struct FollowUpStartTests {
     }
 
     @Test("R18: a follow-up racing a dispose on another thread is never left running (threads from a barrier)")
-    func followUpRacingDisposeStress() {
+    func R18_followUpRacingDisposeStress() {
         // A start that begins after dispose() returned is the one the completing thread had committed to
         // before the dispose (clause 4.2's exception): it finds its lifetime already ended.
         let violations = Locked(0)

@@ -16,7 +16,7 @@ struct PropertyBindingLifetimeTests {
     @Test(
         "R21: a binding to a temporary derived property keeps it alive until the target is released",
         arguments: ["map", "combineLatest", "skipRepeats"])
-    func bindingToTemporary(kind: String) {
+    func R21_bindingToTemporary(kind: String) {
         let count = MutableProperty(1)
         let offset = MutableProperty(0)
         let transforms = Locked(0)
@@ -54,7 +54,7 @@ struct PropertyBindingLifetimeTests {
     }
 
     @Test("R21: a producer or a signal taken from a temporary derived property keeps delivering")
-    func producerAndSignalOfTemporary() {
+    func R21_producerAndSignalOfTemporary() {
         let count = MutableProperty(1)
         let fromProducer = Locked<[Int]>([])
         let fromSignal = Locked<[Int]>([])
@@ -71,7 +71,7 @@ struct PropertyBindingLifetimeTests {
     }
 
     @Test("R21: a derivation is freed when its observation ends, and its sources lose their observer")
-    func freedWhenObservationEnds() {
+    func R21_freedWhenObservationEnds() {
         let tracker = LifetimeTracker()
         let count = MutableProperty(1)
         let leaks = LeakCheck()
@@ -89,7 +89,7 @@ struct PropertyBindingLifetimeTests {
     }
 
     @Test("R21: 4 writer threads while 1,000 bindings to temporaries are made and released (barrier)")
-    func bindingsUnderConcurrentWritersStress() {
+    func R21_bindingsUnderConcurrentWritersStress() {
         let count = MutableProperty(0)
         let stop = Flag()
         let references = Locked<[WeakReference]>([])

@@ -5,7 +5,7 @@ import Testing
 @Suite("Properties complete with their sources")
 struct PropertyCompletionTests {
     @Test("R20: a property fed by a signal completes its producer when the signal completes")
-    func signalSourceCompletes() {
+    func R20_signalSourceCompletes() {
         let (source, input) = Signal<Int, Never>.pipe()
         let property = Property(initial: 0, then: source)
         let (log, _) = property.producer.record()
@@ -20,7 +20,7 @@ struct PropertyCompletionTests {
     }
 
     @Test("R20: an interrupted source completes the property; it is not interrupted")
-    func interruptedSourceCompletes() {
+    func R20_interruptedSourceCompletes() {
         let (source, input) = Signal<Int, Never>.pipe()
         let property = Property(initial: 0, then: source)
         let (log, _) = property.producer.record()
@@ -30,14 +30,14 @@ struct PropertyCompletionTests {
     }
 
     @Test("R20: a property fed by a producer keeps the last value and completes with the run")
-    func producerSourceCompletes() {
+    func R20_producerSourceCompletes() {
         let property = Property(initial: 0, then: SignalProducer<Int, Never>(values: [1, 2]))
         #expect(property.value == 2)
         #expect(property.producer.record().0.events == [.value(2), .completed])
     }
 
     @Test("R20: map and skipRepeats complete with their source; combineLatest once both sources have")
-    func derivedComplete() {
+    func R20_derivedComplete() {
         let (first, firstInput) = Signal<Int, Never>.pipe()
         let (second, secondInput) = Signal<Int, Never>.pipe()
         let a = Property(initial: 1, then: first)
@@ -57,7 +57,7 @@ struct PropertyCompletionTests {
     }
 
     @Test("R20: flatMap(.latest) over the producer of a completed property completes")
-    func flatMapLatestCompletes() {
+    func R20_flatMapLatestCompletes() {
         let (source, input) = Signal<Int, Never>.pipe()
         let property = Property(initial: 0, then: source)
         let (log, _) = property.producer.flatMap(.latest) { SignalProducer<Int, Never>(value: $0 * 10) }.record()
@@ -67,7 +67,7 @@ struct PropertyCompletionTests {
     }
 
     @Test("R20: a for-await loop over a property's values ends when its source completes")
-    func valuesLoopEnds() async {
+    func R20_valuesLoopEnds() async {
         let (source, input) = Signal<Int, Never>.pipe()
         let property = Property(initial: 0, then: source)
         let seen = Locked<[Int]>([])
@@ -85,7 +85,7 @@ struct PropertyCompletionTests {
     }
 
     @Test("R20: the feed and the source are released at completion, while the property lives")
-    func sourceReleasedAtCompletion() {
+    func R20_sourceReleasedAtCompletion() {
         let leaks = LeakCheck()
         let tracker = LifetimeTracker()
         let property: Property<Int> = {
@@ -103,7 +103,7 @@ struct PropertyCompletionTests {
     }
 
     @Test("R20: the source completes on one thread while 8 threads start the producer (barrier, 1,000 rounds)")
-    func completionRacingReadersStress() {
+    func R20_completionRacingReadersStress() {
         let failures = Locked<[String]>([])
         for _ in 0..<1_000 {
             let (source, input) = Signal<Int, Never>.pipe()

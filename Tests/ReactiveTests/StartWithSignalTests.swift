@@ -25,7 +25,7 @@ private final class CountingWork: Sendable {
 @Suite("startWithSignal runs the work")
 struct StartWithSignalTests {
     @Test("R19: a setup that neither observes nor keeps the signal still runs the work, and cleans up once")
-    func setupDropsEverything() {
+    func R19_setupDropsEverything() {
         let work = CountingWork()
         work.producer.startWithSignal { _, _ in }
         #expect(work.starts.value == 1)
@@ -34,7 +34,7 @@ struct StartWithSignalTests {
     }
 
     @Test("R19: a setup that keeps only the interrupter runs the work; disposing it ends the run once")
-    func setupKeepsTheInterrupter() {
+    func R19_setupKeepsTheInterrupter() {
         let work = CountingWork()
         let interrupter = work.producer.startWithSignal { _, interrupter in interrupter }
         #expect(work.starts.value == 1)
@@ -46,7 +46,7 @@ struct StartWithSignalTests {
     }
 
     @Test("R19: a setup that disposes the interrupter starts nothing (R9 unchanged)")
-    func setupDisposes() {
+    func R19_setupDisposes() {
         let work = CountingWork()
         let recorder = work.producer.startWithSignal { signal, interrupter in
             let recorder = signal.record()
@@ -58,14 +58,14 @@ struct StartWithSignalTests {
     }
 
     @Test("R19: start() with no observer runs the work")
-    func plainStart() {
+    func R19_plainStart() {
         let work = CountingWork()
         work.producer.start()
         #expect(work.starts.value == 1)
     }
 
     @Test("R19: a run whose observer is kept by the work sends later to nobody, and dispose ends it")
-    func laterSendsGoNowhere() {
+    func R19_laterSendsGoNowhere() {
         let kept = Locked<Signal<Int, Never>.Observer?>(nil)
         let ended = Locked(0)
         let producer = SignalProducer<Int, Never> { observer, lifetime in
@@ -84,7 +84,7 @@ struct StartWithSignalTests {
     }
 
     @Test("R19: the signal of such a run is not observed by anyone and is freed with the run")
-    func runFreed() {
+    func R19_runFreed() {
         let work = CountingWork()
         let leaks = LeakCheck()
         work.producer.startWithSignal { signal, interrupter in
@@ -96,7 +96,7 @@ struct StartWithSignalTests {
     }
 
     @Test("R19: 4 threads x 1,000 starts whose setup drops everything all run and end (threads, barrier)")
-    func dropEverythingStress() {
+    func R19_dropEverythingStress() {
         let work = CountingWork()
         let leaks = LeakCheck()
         raceFromBarrier(threads: 4) { _ in
