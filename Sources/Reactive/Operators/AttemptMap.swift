@@ -33,7 +33,7 @@ extension Signal {
 
 extension Signal where Error == Never {
     /// A signal of `transform` of each value of this signal (which cannot fail), which fails with the
-    /// error `transform` throws; see ``Signal/attemptMap(_:)-(_)``.
+    /// error `transform` throws; see ``Signal/attemptMap(_:)->Signal<NewValue,Error>``.
     ///
     /// - Parameter transform: Maps a value, or throws the error that ends the result.
     /// - Returns: The signal of transformed values.
@@ -46,7 +46,7 @@ extension Signal where Error == Never {
 
 extension SignalProducer {
     /// A producer whose runs map each value with `transform` and fail with the error it throws; see
-    /// ``Signal/attemptMap(_:)-(_)``.
+    /// ``Signal/attemptMap(_:)->Signal<NewValue,Error>``.
     ///
     /// - Parameter transform: Maps a value, or throws the error that ends the run.
     /// - Returns: The producer of transformed values.
@@ -59,7 +59,7 @@ extension SignalProducer {
 
 extension SignalProducer where Error == Never {
     /// A producer whose runs (which cannot fail) map each value with `transform` and fail with the error
-    /// it throws; see ``Signal/attemptMap(_:)-(_)``.
+    /// it throws; see ``Signal/attemptMap(_:)->Signal<NewValue,Error>``.
     ///
     /// - Parameter transform: Maps a value, or throws the error that ends the run.
     /// - Returns: The producer of transformed values.
