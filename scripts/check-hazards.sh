@@ -32,6 +32,11 @@ R13|yes|Action: one execution, atomic check-and-start
 R14|no|scheduler hops and the TestScheduler
 R15|yes|async bridges: cancellation both ways, buffering
 R16|yes|user code called under an internal lock (ABBA)
+R17|yes|derived state re-sending equal values feeds back forever
+R18|yes|follow-up producer started after the run was disposed
+R19|yes|startWithSignal with an unobserved, unkept signal skips the work
+R20|yes|property fed by a source that ended never completes
+R21|yes|binding to a temporary derived property freezes when it is released
 P1|yes|duplicate concurrent next-page loads
 P2|yes|refresh while a next page is in flight (stale append)
 P3|yes|stale query results (A-B, A-B-A)

@@ -62,7 +62,7 @@ struct DisposableHandleTests {
         #expect(log.value == ["deinit, composite disposed false", "cleanup"])
     }
 
-    @Test("R9: += on a disposed composite or an ended lifetime disposes at once; on Lifetime.empty, never")
+    @Test("R9: += on a disposed composite or an ended lifetime disposes at once; on Lifetime.never, never")
     func R9_addWithoutHandle() {
         let composite = CompositeDisposable()
         composite.dispose()
@@ -73,8 +73,8 @@ struct DisposableHandleTests {
         Lifetime.ended += { ran.increment(by: 1) }
         #expect(ran.value == 1)
         let kept = AnyDisposable()
-        Lifetime.empty += kept
-        Lifetime.empty += { ran.increment(by: 1) }
+        Lifetime.never += kept
+        Lifetime.never += { ran.increment(by: 1) }
         #expect(!kept.isDisposed)
         #expect(ran.value == 1)
         let (lifetime, token) = Lifetime.make()

@@ -49,10 +49,10 @@ struct ReactiveLeakTests {
         case signalWithResources = "Signal with resources on its lifetime, observed, released"
         case producerRun = "SignalProducer run disposed while its work is in flight"
         case producerRunWithOperators = "SignalProducer run through map, filter, scan, disposed in flight"
-        case propertyFedByProducer = "Property(initial:then: producer) released while the producer runs"
-        case propertyFedBySignal = "Property(initial:then: signal) released while observing the signal"
+        case propertyFedByProducer = "Property(initial:then: producer) released while running, then unobserved"
+        case propertyFedBySignal = "Property(initial:then: signal) released while observing the signal, then unobserved"
         case mutablePropertyWithBinding = "MutableProperty released while observed and bound to a running producer"
-        case derivedProperties = "map, combineLatest and skipRepeats of a live property, released while observed"
+        case derivedProperties = "map, combineLatest and skipRepeats of a live property, released, then unobserved"
         case action = "Action released while a run executes"
         case actionWithState = "Action(state:enabledIf:) released while its state property lives on"
         case compositeDisposable = "CompositeDisposable disposed then released"
@@ -129,7 +129,8 @@ struct ReactiveLeakTests {
             case .propertyFedByProducer:
                 let property = Property(initial: 0, then: work.producer(Int.self, Never.self))
                 leaks.track(property, "property")
-                property.signal.observe(observer())
+                // Observing keeps the derivation alive (R21): it is freed when the observation ends.
+                property.signal.observe(observer()).dispose()
 
             case .propertyFedBySignal:
                 let ended = Flag()
@@ -141,7 +142,8 @@ struct ReactiveLeakTests {
                 let property = Property(initial: 0, then: upstream)
                 leaks.track(property, "property")
                 leaks.track(upstream, "upstream signal")
-                property.signal.observe(observer())
+                let observation = property.signal.observe(observer())
+                defer { observation.dispose() }
                 kept.value?.send(value: 1)
                 workEnded = { ended.isSet && kept.value != nil }
 
@@ -165,9 +167,11 @@ struct ReactiveLeakTests {
                 leaks.track(mapped, "map")
                 leaks.track(combined, "combineLatest")
                 leaks.track(distinct, "skipRepeats")
-                mapped.signal.observe(observer())
-                combined.signal.map { $0 + $1 }.observe(observer())
-                distinct.signal.observe(observer())
+                let observations = CompositeDisposable()
+                observations += mapped.signal.observe(observer())
+                observations += combined.signal.map { $0 + $1 }.observe(observer())
+                observations += distinct.signal.observe(observer())
+                defer { observations.dispose() }
                 source.value = 2
                 // The sources live on (the test keeps them); setting them afterwards reaches nobody.
                 workEnded = {
@@ -295,9 +299,10 @@ struct ReactiveLeakTests {
         switch testCase {
         case .signalPipe, .signalWithResources: ["value(1)", "interrupted"]
         case .producerRun, .producerRunWithOperators, .actionWithState: ["interrupted"]
-        case .propertyFedByProducer: ["completed"]
-        case .propertyFedBySignal, .mutablePropertyWithBinding: ["value(1)", "completed"]
-        case .derivedProperties: ["value(4)", "value(4)", "value(12)", "completed", "completed", "completed"]
+        case .propertyFedByProducer: []
+        case .propertyFedBySignal: ["value(1)"]
+        case .mutablePropertyWithBinding: ["value(1)", "completed"]
+        case .derivedProperties: ["value(4)", "value(4)", "value(12)"]
         case .action: ["interrupted", "interrupted"]
         case .compositeDisposable, .serialDisposable, .scopedDisposable, .lifetime, .queueSchedulerWork,
             .testSchedulerWork, .observeOnHop:

@@ -250,7 +250,7 @@ struct LifetimeTests {
         #expect(!ran.value)
     }
 
-    @Test("Lifetime.ended has ended; Lifetime.empty never ends and keeps nothing")
+    @Test("Lifetime.ended has ended; Lifetime.never never ends and keeps nothing")
     func lifetimeConstants() {
         let ran = Locked(false)
         Lifetime.ended.observeEnded { ran.value = true }
@@ -259,11 +259,11 @@ struct LifetimeTests {
         let tracker = LifetimeTracker()
         do {
             let captured = tracker.instance()
-            let registration = Lifetime.empty.observeEnded { withExtendedLifetime(captured) {} }
+            let registration = Lifetime.never.observeEnded { withExtendedLifetime(captured) {} }
             #expect(registration == nil)
         }
         #expect(tracker.live == 0)
-        #expect(!Lifetime.empty.hasEnded)
+        #expect(!Lifetime.never.hasEnded)
     }
 
     @Test("a lifetime made from a composite ends when the composite is disposed")

@@ -35,10 +35,15 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     private let lifetimeToken: Lifetime.Token
 
     /// Whether a run is in progress.
+    ///
+    /// It notifies only when the value changes: `true` when a run starts, `false` when it ends.
     public let isExecuting: Property<Bool>
 
     /// Whether `apply(_:)` would start a run now: the `enabledIf` condition holds and no run is
     /// in progress.
+    ///
+    /// It notifies only when the value changes, so an observer may write the enabling property back,
+    /// even with an equal value, without looping.
     public let isEnabled: Property<Bool>
 
     /// Every event of every run, in order.
@@ -137,11 +142,13 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
         admit: @escaping @Sendable () -> (@Sendable (Input) -> SignalProducer<Output, Error>)?
     ) {
         let executing = PropertyStorage(false)
-        let isExecuting = Property<Bool>(storage: executing, retaining: [], feed: nil)
+        let isExecuting = Property<Bool>(owning: executing)
         self.admit = admit
         self.executing = executing
         self.isExecuting = isExecuting
-        self.isEnabled = enabledIf.combineLatest(with: isExecuting).map { $0 && !$1 }
+        // Changes only: an observer that writes an equal value back into `enabledIf` must not make
+        // `isEnabled` send again, or the feedback would never end.
+        self.isEnabled = enabledIf.combineLatest(with: isExecuting).map { $0 && !$1 }.skipRepeats()
         self.outputs = outputs
         (lifetime, lifetimeToken) = Lifetime.make()
         lifetime += runSlot

@@ -3,8 +3,9 @@ extension Property {
     ///
     /// Each iterator reads the value it starts with, then every later change, with no gap and no
     /// duplicate even while other threads write; every change is buffered until read (see
-    /// ``AsyncValues``). The sequence does not keep the property alive: it ends when the property is
-    /// released (for a view of a ``MutableProperty``, when that mutable property is released).
+    /// ``AsyncValues``). The sequence of a view does not keep the ``MutableProperty`` alive: it ends when
+    /// that mutable property is released. The sequence of a fed or derived property keeps the derivation
+    /// alive while it is iterated, and ends when the property's sources complete.
     ///
     /// ```swift
     /// for await isLoading in viewModel.isLoading.values {

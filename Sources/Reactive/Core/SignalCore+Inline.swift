@@ -54,6 +54,7 @@ extension SignalCore {
         let isLive = domain.withLock { _ -> Bool in
             guard case .alive = phase else { return false }
             phase = .terminating(sequence: sequence)
+            terminalEvent = event
             cursor = 0
             return true
         }

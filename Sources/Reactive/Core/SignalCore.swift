@@ -23,13 +23,14 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
 
     // Guarded by `domain`'s lock.
     @exclusivity(unchecked) @usableFromInline var pending = FIFOQueue<Delivery>()
-    /// The event the signal terminated with; `nil` while it has not, or after a teardown.
+    /// The event the signal terminates with, from the moment it is accepted; `nil` while it has not, or
+    /// after a teardown.
     // Guarded by `domain`'s lock.
     @exclusivity(unchecked) @usableFromInline var terminalEvent: Event?
 
     @inlinable
-    override init(hasOutput: Bool = true) {
-        super.init(hasOutput: hasOutput)
+    override init(hasOutput: Bool = true, isRun: Bool = false) {
+        super.init(hasOutput: hasOutput, isRun: isRun)
     }
 
     @inlinable
@@ -116,6 +117,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
             let isTerminating = accepted.isTerminating
             if isTerminating {
                 phase = .terminating(sequence: state.sequence)
+                terminalEvent = accepted
             }
             guard !state.isDelivering else {
                 pending.append(Delivery(event: accepted, sequence: state.sequence, target: nil))
@@ -171,6 +173,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
             state.sequence &+= 1
             if event.isTerminating {
                 phase = .terminating(sequence: state.sequence)
+                terminalEvent = event
             }
             let delivery = Delivery(event: event, sequence: state.sequence, target: nil)
             guard !state.isDelivering else {
@@ -233,6 +236,9 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
         var retiredEvent: Event?
         var retiredTarget: ObserverEntry?
         var retiredState: Retired?
+        #if DEBUG
+            var delivered = 0
+        #endif
         while true {
             if let handler = recipient {
                 Self.typed(handler)._withUnsafeGuaranteedRef { $0.send(event) }
@@ -277,6 +283,12 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
                     state.isDelivering = false
                     return true
                 }
+                #if DEBUG
+                    delivered &+= 1
+                    if delivered > Self.feedbackLoopLimit {
+                        Self.reportFeedbackLoop()
+                    }
+                #endif
                 retiredEvent = event
                 retiredTarget = target
                 event = next.event
@@ -345,8 +357,17 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
                 lateInitial = initialEvent()
                 late = terminalEvent ?? .interrupted
             case .terminating(let sequence):
-                entry.firstSequence = sequence
-                observers.append(entry)
+                if let initial = initialEvent(), let terminalEvent {
+                    // The current value must come first, and the drainer may be delivering the terminal
+                    // event already: this observer gets both here, in order, and is never listed.
+                    entry.isActive = false
+                    entry.handler = nil
+                    lateInitial = initial
+                    late = terminalEvent
+                } else {
+                    entry.firstSequence = sequence
+                    observers.append(entry)
+                }
             case .alive:
                 entry.firstSequence = state.sequence &+ 1
                 observers.append(entry)

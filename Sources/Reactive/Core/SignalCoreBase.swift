@@ -45,14 +45,20 @@ class SignalCoreBase: @unchecked Sendable {
     // Guarded by `domain`'s lock.
     @exclusivity(unchecked) @usableFromInline final var upstream: ObserverEntry?
 
+    /// Whether this is the signal of a producer run: it does not tear down when its output is released
+    /// or loses its last observer, only when its input is released or it terminates, so a run whose
+    /// signal nobody observes or keeps still runs its work.
+    @usableFromInline final let isRun: Bool
+
     /// The lifetime of a signal that is not derived; see ``lifetime``.
     @usableFromInline final let ownLifetime: Lifetime?
 
     /// Makes the core of a signal that accepts events itself, with a lock of its own.
     @inlinable
-    init(hasOutput: Bool) {
+    init(hasOutput: Bool, isRun: Bool) {
         domain = LockedState(DeliveryState())
         self.hasOutput = hasOutput
+        self.isRun = isRun
         ownLifetime = Lifetime(ender: CompositeDisposable())
     }
 
@@ -62,6 +68,7 @@ class SignalCoreBase: @unchecked Sendable {
     init(derivedFrom upstream: SignalCoreBase) {
         domain = upstream.domain
         hasOutput = true
+        isRun = false
         ownLifetime = nil
     }
 
@@ -150,7 +157,7 @@ class SignalCoreBase: @unchecked Sendable {
                 delivery.parked.append(handler)
                 released = nil
             }
-            guard observers.isEmpty, !hasOutput, case .alive = phase else { return (released, false) }
+            guard observers.isEmpty, !hasOutput, !isRun, case .alive = phase else { return (released, false) }
             retired = tearDown()
             return (released, true)
         }
@@ -161,13 +168,13 @@ class SignalCoreBase: @unchecked Sendable {
     }
 
     /// Called when the ``Signal`` object is released: with no observer left, nothing can ever observe
-    /// the signal again, so it tears down.
+    /// the signal again, so it tears down, unless it is the signal of a producer run (see ``isRun``).
     @usableFromInline
     final func outputReleased() {
         var retired: ContiguousArray<ObserverEntry> = []
         let tearsDown = domain.withLock { _ -> Bool in
             hasOutput = false
-            guard observers.isEmpty, case .alive = phase else { return false }
+            guard observers.isEmpty, !isRun, case .alive = phase else { return false }
             retired = tearDown()
             return true
         }

@@ -80,7 +80,7 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
         case .fused(let start):
             return start(observer, setup)
         }
-        let core = SignalCore<Value, Error>(hasOutput: false)
+        let core = SignalCore<Value, Error>(hasOutput: false, isRun: true)
         let input = Signal<Value, Error>.Observer(interruptingOnDeinit: { [core] event in core.send(event) })
         _ = core.observe(observer)
         let interrupter = RunDisposable(input: input, core: core)
@@ -142,13 +142,22 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
 
     /// Starts a run and hands its signal to `setup` before the work begins, so `setup` can observe it.
     ///
+    /// The work starts exactly when `setup` did not dispose the interrupter, whether or not `setup`
+    /// observed or kept the signal. A run's signal does not tear down when nobody observes or keeps it:
+    /// its events then go nowhere, and its lifetime ends (once) when the run terminates, when it is
+    /// interrupted, or when the run's input is released (by the work and by the interrupter).
+    ///
+    /// ```swift
+    /// producer.startWithSignal { _, _ in }  // runs the work for its side effects
+    /// ```
+    ///
     /// - Parameter setup: Receives the run's signal and the disposable that interrupts the run.
     /// - Returns: What `setup` returns.
     @inlinable
     public func startWithSignal<Result>(
         _ setup: (_ signal: Signal<Value, Error>, _ interrupter: any Disposable) -> Result
     ) -> Result {
-        let core = SignalCore<Value, Error>()
+        let core = SignalCore<Value, Error>(isRun: true)
         let input = Signal<Value, Error>.Observer(interruptingOnDeinit: { [core] event in core.send(event) })
         let interrupter = RunDisposable(input: input, core: core)
         let result = setup(Signal(core: core), interrupter)

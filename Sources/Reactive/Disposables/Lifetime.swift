@@ -15,7 +15,7 @@
 /// Ending is thread safe and happens exactly once; the end actions run outside every lock.
 public final class Lifetime: Sendable {
     @usableFromInline let ender: CompositeDisposable
-    /// Whether this is ``empty``, which never ends and so keeps no end action.
+    /// Whether this is ``never``, which never ends and so keeps no end action.
     private let neverEnds: Bool
 
     @usableFromInline
@@ -44,7 +44,7 @@ public final class Lifetime: Sendable {
     /// Runs `action` when the lifetime ends, or at once if it has already ended.
     ///
     /// - Returns: A disposable that cancels the registration (the action then never runs), or `nil`
-    ///   if the action already ran or the lifetime never ends (``empty``, which does not keep it).
+    ///   if the action already ran or the lifetime never ends (``never``, which does not keep it).
     @discardableResult
     public func observeEnded(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         guard !neverEnds else { return nil }
@@ -86,7 +86,18 @@ public final class Lifetime: Sendable {
     }
 
     /// A lifetime that never ends: actions added to it never run, and it does not keep them.
-    public static let empty = Lifetime(neverEnding: CompositeDisposable())
+    public static let never = Lifetime(neverEnding: CompositeDisposable())
+
+    /// Unavailable: ReactiveSwift's `Lifetime.empty` has already ended, the opposite of a lifetime that
+    /// never ends, so the name is not used here.
+    ///
+    /// Use ``ended`` for a lifetime that has already ended (ReactiveSwift's `empty`), or ``never`` for
+    /// one that never ends.
+    @available(
+        *, unavailable,
+        message: "ReactiveSwift's Lifetime.empty has ended: use Lifetime.ended; for one that never ends, Lifetime.never"
+    )
+    public static var empty: Lifetime { never }
 
     /// The owner's handle on a lifetime made by `Lifetime.make()`: releasing it ends the lifetime.
     public final class Token: Sendable {

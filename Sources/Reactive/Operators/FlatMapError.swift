@@ -18,7 +18,7 @@ extension Signal {
             lifetime += observe { event in
                 switch event {
                 case .value(let value): output.send(value: value)
-                case .failed(let error): lifetime += recover(error).start(output)
+                case .failed(let error): recover(error).start(output, during: lifetime)
                 case .completed: output.sendCompleted()
                 case .interrupted: output.sendInterrupted()
                 }

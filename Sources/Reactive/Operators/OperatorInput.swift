@@ -86,9 +86,10 @@ extension SignalProducer {
 
 extension Lifetime {
     /// Starts `producer` with `observer` unless this lifetime has ended, and interrupts the run when it
-    /// ends.
+    /// ends; the check is repeated under the lifetime's lock right before the work starts (see
+    /// `SignalProducer.start(_:during:)`).
     func start<Value, Error>(_ producer: SignalProducer<Value, Error>, _ observer: Signal<Value, Error>.Observer) {
         guard !hasEnded else { return }
-        add(producer.start(observer))
+        producer.start(observer, during: self)
     }
 }

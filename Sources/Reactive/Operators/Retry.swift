@@ -66,9 +66,7 @@ final class RetryRun<Value: Sendable, Error: Swift.Error>: Sendable {
         repeat {
             let slot = SerialDisposable()
             current.inner = slot
-            if !slot.isDisposed {
-                slot.inner = producer.start(Signal<Value, Error>.Observer({ [self] event in receive(event) }))
-            }
+            producer.start(Signal<Value, Error>.Observer({ [self] event in receive(event) }), in: slot)
         } while state.withLock { state -> Bool in
             guard state.isAttemptRequested else {
                 state.isStarting = false

@@ -46,6 +46,39 @@ extension Signal {
             }
         }
     }
+
+    /// A signal that drops this signal's values until `trigger` sends a value or completes, then forwards
+    /// every value.
+    ///
+    /// A trigger that is interrupted never opens the gate. Terminal events of this signal always pass
+    /// through. The result stops observing `trigger` once the gate opens or the result terminates.
+    ///
+    /// ```swift
+    /// edits.skip(until: loaded)  // edits made before the first load are ignored
+    /// ```
+    ///
+    /// - Parameter trigger: Opens the gate with its first value or its completion.
+    /// - Returns: The signal of the values after the trigger.
+    public func skip<Trigger: Sendable>(until trigger: Signal<Trigger, Never>) -> Signal<Value, Error> {
+        Signal { output, lifetime in
+            // Guarded by its lock: whether values now pass.
+            let isPassing = LockedState(false)
+            let triggerObservation = SerialDisposable()
+            lifetime += triggerObservation
+            triggerObservation.inner = trigger.observe { event in
+                switch event {
+                case .value, .completed:
+                    isPassing.withLock { $0 = true }
+                    triggerObservation.dispose()
+                case .interrupted: break
+                }
+            }
+            lifetime += observe { event in
+                if case .value = event, !isPassing.withLock({ $0 }) { return }
+                output.send(event)
+            }
+        }
+    }
 }
 
 extension SignalProducer {
@@ -65,5 +98,34 @@ extension SignalProducer {
     /// - Returns: The producer without its leading skipped values.
     public func skip(while shouldSkip: @escaping @Sendable (Value) -> Bool) -> SignalProducer<Value, Error> {
         lift { $0.skip(while: shouldSkip) }
+    }
+
+    /// A producer whose runs drop their values until `trigger` sends a value or completes; see
+    /// `Signal.skip(until:)`.
+    ///
+    /// - Parameter trigger: Observed for the duration of each run.
+    /// - Returns: The producer of the values after the trigger.
+    public func skip<Trigger: Sendable>(until trigger: Signal<Trigger, Never>) -> SignalProducer<Value, Error> {
+        lift { $0.skip(until: trigger) }
+    }
+
+    /// A producer whose runs start `trigger` and drop their values until it sends a value or completes;
+    /// see `Signal.skip(until:)`.
+    ///
+    /// - Parameter trigger: Started once per run, before this producer; interrupted when the gate opens or
+    ///   the run ends.
+    /// - Returns: The producer of the values after the trigger.
+    public func skip<Trigger: Sendable>(
+        until trigger: SignalProducer<Trigger, Never>
+    ) -> SignalProducer<Value, Error> {
+        SignalProducer { observer, lifetime in
+            startWithSignal { signal, interrupter in
+                lifetime += interrupter
+                trigger.startWithSignal { triggerSignal, triggerInterrupter in
+                    lifetime += triggerInterrupter
+                    lifetime += signal.skip(until: triggerSignal).observe(observer)
+                }
+            }
+        }
     }
 }

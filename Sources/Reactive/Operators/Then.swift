@@ -3,7 +3,8 @@ extension Signal {
     /// run's events.
     ///
     /// This signal's values are dropped. A failure or interruption of this signal passes through at once
-    /// and `replacement` is never started. The replacement run is interrupted if the result tears down.
+    /// and `replacement` is never started. The replacement run is interrupted if the result tears down,
+    /// and never starts once the result has terminated or torn down.
     ///
     /// - Parameter replacement: Started once, on the thread that delivers this signal's completion.
     /// - Returns: The signal of the replacement's events.
@@ -15,7 +16,7 @@ extension Signal {
                 switch event {
                 case .value: break
                 case .failed(let error): output.send(error: error)
-                case .completed: lifetime += replacement.start(output)
+                case .completed: replacement.start(output, during: lifetime)
                 case .interrupted: output.sendInterrupted()
                 }
             }
@@ -39,22 +40,28 @@ extension SignalProducer {
     /// and forward that run's events.
     ///
     /// A failure or interruption of this producer's run ends the run and `next` never starts. Disposing
-    /// the run interrupts whichever of the two is running.
+    /// the run interrupts whichever of the two is running; once the run is disposed, `next` never starts,
+    /// even if the first run completes afterwards (from inside its own start, for instance).
     ///
     /// - Parameter next: Started after each run of this producer completes.
     /// - Returns: The concatenated producer.
     public func concat(_ next: SignalProducer<Value, Error>) -> SignalProducer<Value, Error> {
         SignalProducer { observer, lifetime in
-            lifetime += start { event in
-                switch event {
-                case .completed: lifetime += next.start(observer)
-                default: observer.send(event)
-                }
-            }
+            start(
+                Signal<Value, Error>.Observer({ event in
+                    switch event {
+                    case .completed: next.start(observer, during: lifetime)
+                    default: observer.send(event)
+                    }
+                }),
+                during: lifetime
+            )
         }
     }
 
     /// A producer whose runs send `value` first, then forward this producer's events.
+    ///
+    /// A run disposed on receiving `value` (as `take(first: 1)` does) never starts this producer.
     ///
     /// - Parameter value: Sent at the start of every run, before this producer's work starts.
     /// - Returns: The prefixed producer.

@@ -1,10 +1,16 @@
 /// A read-only view of a value that changes over time.
 ///
 /// A `Property` is either a view of a ``MutableProperty`` (it shares its value and notifications), a
-/// constant, or derived from other properties (`map(_:)`, `combineLatest(with:)`,
-/// `skipRepeats(_:)`). A derived property's value always equals the derivation of its sources' values
-/// once every notification has been delivered, and its observers never see a value older than one they
-/// have already seen. A property keeps the properties it derives from alive.
+/// constant, a property fed by a signal or a producer (`init(initial:then:)`), or derived from other
+/// properties (`map(_:)`, `combineLatest(with:)`, `skipRepeats(_:)`). A derived property's value always
+/// equals the derivation of its sources' values once every notification has been delivered, and its
+/// observers never see a value older than one they have already seen.
+///
+/// A fed or derived property keeps its sources alive, and so does anything observing it: its
+/// ``signal`` while observed, a run of its ``producer``, and a binding from it. So a temporary works:
+/// `label <~ Property(count).map { "\($0)" }` updates `label` for as long as `label` lives. The
+/// derivation is freed when the property is released and nothing observes it any more, or when its
+/// sources complete (it then completes too).
 ///
 /// ```swift
 /// let count = MutableProperty(1)
@@ -15,14 +21,26 @@ public final class Property<Value: Sendable>: Sendable {
     @usableFromInline let storage: PropertyStorage<Value>
 
     /// The changes of the property, not including the value it had when observed.
+    ///
+    /// For a fed or derived property, it completes when the sources do, and observing it keeps the
+    /// derivation alive.
     public let signal: Signal<Value, Never>
 
-    // What this property keeps alive: its sources, and the observation that feeds it.
-    private let retained: [any Sendable]
-    private let feed: (any Disposable)?
-    // A view of a `MutableProperty` shares its storage and must not complete it: the mutable property
-    // does, when it is released.
-    private let ownsStorage: Bool
+    private let kind: Kind
+
+    /// What a property does with its storage and its sources.
+    private enum Kind {
+        /// A view of a `MutableProperty`, which it keeps alive; the mutable property completes the
+        /// storage when it is released.
+        case view(MutableProperty<Value>)
+        /// The property owns its storage and completes it when it is released (constants, `Action`'s
+        /// `isExecuting`, the properties of a `PropertyGroup`).
+        case owner
+        /// Fed by sources: the feed and the sources hang from the storage signal's lifetime, which ends
+        /// when the storage completes, or when nothing can observe it any more (the property and its
+        /// signal are released and the last observer left).
+        case derived
+    }
 
     /// Creates a read-only view of `property`, sharing its value and its notifications.
     ///
@@ -30,9 +48,7 @@ public final class Property<Value: Sendable>: Sendable {
     public init(_ property: MutableProperty<Value>) {
         storage = property.storage
         signal = property.signal
-        retained = [property]
-        feed = nil
-        ownsStorage = false
+        kind = .view(property)
     }
 
     /// Creates a property that always holds `value`.
@@ -41,40 +57,58 @@ public final class Property<Value: Sendable>: Sendable {
     public init(value: Value) {
         storage = PropertyStorage(value)
         signal = Signal(core: storage.core)
-        retained = []
-        feed = nil
-        ownsStorage = true
+        kind = .owner
         storage.complete()
     }
 
     /// Creates a property that starts as `initial` and then holds each value `values` sends.
     ///
+    /// When `values` completes or is interrupted, the property keeps its last value and its ``signal``
+    /// and ``producer`` complete (an interruption completes them too); a later ``producer`` sends the
+    /// last value, then completes.
+    ///
     /// - Parameters:
     ///   - initial: The value until `values` sends one.
-    ///   - values: Observed for as long as the property lives.
+    ///   - values: Observed until it terminates, or until the property is released and nothing observes
+    ///     it any more.
     public convenience init(initial: Value, then values: Signal<Value, Never>) {
-        self.init(initial: initial, then: values, retaining: [values])
+        let storage = PropertyStorage(initial)
+        let feed = values.observe(storage.feedObserver { $0 })
+        self.init(derived: storage, sources: [values], feed: feed)
     }
 
     /// Creates a property that starts as `initial`, then starts `values` and holds each value it sends.
+    ///
+    /// When the run completes or is interrupted, the property keeps its last value and completes, as
+    /// for `init(initial:then:)-(_,Signal<Value,Never>)`. The run is interrupted when the property is
+    /// released and nothing observes it any more.
+    ///
+    /// ```swift
+    /// let total = Property(initial: 0, then: SignalProducer(values: [1, 2]))
+    /// total.value  // 2, and total.producer sends 2, then completes
+    /// ```
     public convenience init(initial: Value, then values: SignalProducer<Value, Never>) {
         let storage = PropertyStorage(initial)
-        let feed = values.startWithValues { storage.set($0) }
-        self.init(storage: storage, retaining: [], feed: feed)
+        let feed = values.start(storage.feedObserver { $0 })
+        self.init(derived: storage, sources: [], feed: feed)
     }
 
-    private convenience init(initial: Value, then values: Signal<Value, Never>, retaining: [any Sendable]) {
-        let storage = PropertyStorage(initial)
-        let feed = values.observeValues { storage.set($0) }
-        self.init(storage: storage, retaining: retaining, feed: feed)
-    }
-
-    init(storage: PropertyStorage<Value>, retaining: [any Sendable], feed: (any Disposable)?) {
+    /// Makes a property that owns `storage` and completes it when released.
+    init(owning storage: PropertyStorage<Value>) {
         self.storage = storage
         self.signal = Signal(core: storage.core)
-        self.retained = retaining
-        self.feed = feed
-        self.ownsStorage = true
+        self.kind = .owner
+    }
+
+    /// Makes a property fed by `feed` from `sources`: both are released when the storage completes or
+    /// when nothing can observe it any more.
+    init(derived storage: PropertyStorage<Value>, sources: [any Sendable], feed: any Disposable) {
+        self.storage = storage
+        self.signal = Signal(core: storage.core)
+        self.kind = .derived
+        let lifetime = storage.core.lifetime
+        lifetime += feed
+        lifetime += { withExtendedLifetime(sources) {} }
     }
 
     /// The current value.
@@ -84,112 +118,34 @@ public final class Property<Value: Sendable>: Sendable {
     }
 
     /// The current value, then every change, with no gap and no duplicate.
+    ///
+    /// For a fed or derived property, a run keeps the property (and so its sources) alive until the run
+    /// ends, and ends with a completion when the sources complete.
     public var producer: SignalProducer<Value, Never> {
-        storage.producer
+        guard case .derived = kind else { return storage.producer }
+        return SignalProducer { [self] observer, lifetime in
+            lifetime += storage.observeCurrentAndChanges(observer)
+            lifetime += { withExtendedLifetime(self) {} }
+        }
     }
 
     deinit {
-        feed?.dispose()
-        if ownsStorage {
+        if case .owner = kind {
             storage.complete()
         }
     }
 }
 
-extension Property {
-    /// A property holding `transform` of this property's value, kept up to date.
-    ///
-    /// `transform` runs on the thread that changed the source, once per change.
-    public func map<NewValue: Sendable>(
-        _ transform: @escaping @Sendable (Value) -> NewValue
-    ) -> Property<NewValue> {
-        let storage = PropertyStorage(transform(value))
-        let feed = self.storage.observeCurrentAndChanges(valuesTo: { storage.set(transform($0)) })
-        return Property<NewValue>(storage: storage, retaining: [self], feed: feed)
-    }
-
-    /// A property holding the value at `keyPath` of this property's value.
-    public func map<NewValue: Sendable>(_ keyPath: KeyPath<Value, NewValue> & Sendable) -> Property<NewValue> {
-        map { $0[keyPath: keyPath] }
-    }
-
-    /// A property holding this property's value and `other`'s as a pair, updated when either changes.
-    ///
-    /// The pair changes once per change of either side: when both sides follow one source, an
-    /// observer sees the pair with one side new first, then with both new.
-    public func combineLatest<Other: Sendable>(with other: Property<Other>) -> Property<(Value, Other)> {
-        let storage = PropertyStorage((value, other.value))
-        let feed = CompositeDisposable()
-        feed += self.storage.observeCurrentAndChanges(valuesTo: { first in storage.modify { $0.0 = first } })
-        feed += other.storage.observeCurrentAndChanges(valuesTo: { second in storage.modify { $0.1 = second } })
-        return Property<(Value, Other)>(storage: storage, retaining: [self, other], feed: feed)
-    }
-
-    /// A property that changes only when `isEquivalent` says the new value differs from the current one.
-    ///
-    /// `isEquivalent` runs on the thread that changed the source, with no lock held.
-    public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Property<Value> {
-        let storage = PropertyStorage(value)
-        let feed = self.storage.observeCurrentAndChanges(valuesTo: { newValue in
-            // Only this feed writes `storage`, one value at a time (serialised delivery), so reading,
-            // comparing and then storing cannot interleave with another write, and the user's
-            // comparator runs outside the property's lock.
-            guard !isEquivalent(storage.value, newValue) else { return }
-            storage.set(newValue)
-        })
-        return Property(storage: storage, retaining: [self], feed: feed)
-    }
-}
-
-extension Property where Value: Equatable {
-    /// A property that changes only when the new value differs from the current one.
-    public func skipRepeats() -> Property<Value> {
-        skipRepeats(==)
-    }
-}
-
-extension Property {
-    /// A property holding this property's value and `other`'s as a pair; see `combineLatest(with:)-(Property<Other>)`.
-    public func combineLatest<Other: Sendable>(with other: MutableProperty<Other>) -> Property<(Value, Other)> {
-        combineLatest(with: Property<Other>(other))
-    }
-}
-
-extension MutableProperty {
-    /// A read-only property holding `transform` of this property's value; see `Property.map(_:)-(_)`.
-    public func map<NewValue: Sendable>(
-        _ transform: @escaping @Sendable (Value) -> NewValue
-    ) -> Property<NewValue> {
-        Property(self).map(transform)
-    }
-
-    /// A read-only property holding the value at `keyPath` of this property's value.
-    public func map<NewValue: Sendable>(_ keyPath: KeyPath<Value, NewValue> & Sendable) -> Property<NewValue> {
-        Property(self).map(keyPath)
-    }
-
-    /// A read-only property holding this property's value and `other`'s as a pair, updated when either
-    /// changes; see `Property.combineLatest(with:)-(Property<Other>)`.
-    public func combineLatest<Other: Sendable>(with other: Property<Other>) -> Property<(Value, Other)> {
-        Property(self).combineLatest(with: other)
-    }
-
-    /// A read-only property holding this property's value and `other`'s as a pair, updated when either
-    /// changes.
-    public func combineLatest<Other: Sendable>(with other: MutableProperty<Other>) -> Property<(Value, Other)> {
-        Property(self).combineLatest(with: Property<Other>(other))
-    }
-
-    /// A read-only property that changes only when `isEquivalent` says the new value differs from the
-    /// current one; see `Property.skipRepeats(_:)`.
-    public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Property<Value> {
-        Property(self).skipRepeats(isEquivalent)
-    }
-}
-
-extension MutableProperty where Value: Equatable {
-    /// A read-only property that changes only when the new value differs from the current one.
-    public func skipRepeats() -> Property<Value> {
-        Property(self).skipRepeats(==)
+extension PropertyStorage {
+    /// An observer that feeds this storage with `transform` of each value, and completes it when the
+    /// source completes or is interrupted.
+    func feedObserver<Source>(
+        _ transform: @escaping @Sendable (Source) -> Value
+    ) -> Signal<Source, Never>.Observer {
+        Signal<Source, Never>.Observer(
+            value: { [self] in set(transform($0)) },
+            completed: { [self] in complete() },
+            interrupted: { [self] in complete() }
+        )
     }
 }

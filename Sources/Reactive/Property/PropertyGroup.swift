@@ -9,7 +9,7 @@ package enum PropertyGroup {
     /// Makes a property holding `initial` and its write handle.
     package static func makeProperty<Value: Sendable>(_ initial: Value) -> (Property<Value>, GroupedProperty<Value>) {
         let storage = PropertyStorage(initial)
-        return (Property(storage: storage, retaining: [], feed: nil), GroupedProperty(storage: storage))
+        return (Property(owning: storage), GroupedProperty(storage: storage))
     }
 }
 
