@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the DocC catalogs of both library modules with warnings as errors (STYLE.md habit 11).
+# Builds the DocC catalogs of both library modules with warnings as errors (CI fails on any DocC warning).
 # No plugin: the compiler emits the symbol graphs and the toolchain's docc converts them.
 set -euo pipefail
 cd "$(dirname "$0")/.."

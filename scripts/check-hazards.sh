@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Hazard audit: every hazard of the reliability catalogue (HAZARDS.md: R1-R16 for the reactive core,
-# P1-P19 for paging; HAZARDS-NEXT.md: the hazards of the two-ended engine and what builds on it, from R17
-# and P20 on, listed here as their features land) must have at least one test whose display name starts with its ID
+# Hazard audit: every hazard of the reliability catalogue (its first file: R1-R16 for the reactive core,
+# P1-P19 for paging; its second: the hazards of the two-ended engine and what builds on it, from R17 and
+# P20 on, listed here as their features land) must have at least one test whose display name starts with its ID
 # (`@Test("R1: ...")`), and every hazard whose catalogue row asks for a stress run must also have a
 # stress test among them (a display name that speaks of threads, races, racers, concurrent writers,
 # readers or senders, a barrier, or concurrent tasks). Prints the coverage table; exits 1 if anything is

@@ -5,7 +5,7 @@ import Stapler
 import TestSupport
 import Testing
 
-/// The recipes of HAZARDS.md that the other suites covered only in part, written out in full against
+/// The recipes of the hazard catalogue that the other suites covered only in part, written out in full against
 /// the `Paginator`: P1's calls before, during and after loads, P11's every way to interrupt a load,
 /// P12's response shapes on the first and a later page, P13's refresh from inside a notification,
 /// P14's barrier stress, P15's shared storage.

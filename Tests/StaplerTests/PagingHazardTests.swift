@@ -5,7 +5,7 @@ import Stapler
 import TestSupport
 import Testing
 
-/// The paging hazards of HAZARDS.md at the paginator level, deterministic first, then stressed.
+/// The paging hazards of the hazard catalogue at the paginator level, deterministic first, then stressed.
 @Suite("Paging hazards")
 struct PagingHazardTests {
     typealias OffsetPaginator = Paginator<Int, Int, String, Response, ServerError>

@@ -1,5 +1,5 @@
 /// The reference model: what a paginator must show after each operation, written as plainly as possible
-/// from the documented contract (DESIGN.md and the `Paginator` documentation), not from the engine's code.
+/// from the documented contract (StateMachine.md and the `Paginator` documentation), not from the engine's code.
 ///
 /// Keys are plain integers for both page models: an offset, or the position a cursor points at (the
 /// first cursor, `nil`, is 0). The list has two ends: a session may open it mid-way, page up and down,

@@ -233,7 +233,7 @@ struct LeadKitSeedTests {
                 RenderedList(background: .text("UnknownErrorPlaceholder")), loading,
                 RenderedList(background: .text("UnknownErrorPlaceholder")), loading,
                 RenderedList(rowCount: 2, footer: .indicator("gray")), RenderedList(rowCount: 2, isRefreshing: true),
-                // LeadKit clears the rows here; we keep them with a notice (DESIGN.md decision 5).
+                // LeadKit clears the rows here; we keep them with a notice (decision 3 of StateMachine.md: a failed refresh keeps the rows).
                 RenderedList(rowCount: 2, notice: .text("Could not refresh: source error: api(code: 503)")),
             ])
     }

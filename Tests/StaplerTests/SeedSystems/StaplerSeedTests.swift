@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Seed 002 (neekeetab/Stapler): its README's view-model flow and its public interface documentation,
-/// sentence by sentence, in our facade, with the decisions DESIGN.md takes on its quirks (4, 6 and 8).
+/// sentence by sentence, in our facade, with the decisions StateMachine.md takes on its quirks.
 ///
 /// `StaplerFacadeTests` already covers the first load, the indicator's basic path, repeated calls (P1),
 /// refresh against a next page (P2), split errors (P9), `initialLoadAction` superseded by `refreshAction`
