@@ -66,7 +66,10 @@ P26|yes|a refresh that reloads every loaded page
 P27|no|a refresh around a row
 P28|no|a keyed difference for refreshes
 P37|yes|the async surface and its outcomes
-P38|yes|an Observable main-actor model for SwiftUI'
+P38|yes|an Observable main-actor model for SwiftUI
+P39|yes|a load timeout
+P40|no|a cap on pages that add nothing
+P41|yes|opt-in automatic retry with backoff and jitter'
 
 # The display names that start with hazard IDs: `@Test("R1: ...")`, or a name on the line after `@Test(`.
 # A name may start with several IDs ("P2, P3: ..."); each counts.

@@ -57,7 +57,7 @@ public final class Paginator<
     /// The explicit state.
     @inlinable
     public var state: Property<PagingState<Failure>> {
-        engine.property(.state, { $0.state }, skipping: { $0.isSameWithoutError(as: $1) })
+        engine.property(.state, { $0.state }, skippingSnapshots: { $0.shows(sameStateAs: $1) })
     }
 
     /// The load state of each direction: refresh, prepend (the top) and append (the bottom).
@@ -65,7 +65,7 @@ public final class Paginator<
     /// It changes together with ``items`` and ``state``: an observer of one reads the matching others.
     @inlinable
     public var loadStates: Property<LoadStates<Failure>> {
-        engine.property(.loadStates, { $0.loadStates }, skipping: { $0.isSameWithoutError(as: $1) })
+        engine.property(.loadStates, { $0.loadStates }, skippingSnapshots: { $0.shows(sameLoadStatesAs: $1) })
     }
 
     /// The loaded items, as a snapshot collection that shares storage with earlier snapshots.
@@ -151,6 +151,8 @@ public final class Paginator<
     ///     reads and hears every change on the main queue and never sees a value ahead of its
     ///     notification. Methods may still be called from any thread. By default notifications run on
     ///     the thread that caused them (the caller's, or the thread a response arrived on).
+    ///   - policy: Timeouts, the cap on pages that add nothing, and automatic retries; see
+    ///     ``PagingPolicy``.
     public init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int? = nil,
@@ -158,7 +160,8 @@ public final class Paginator<
         initialKey: Key? = nil,
         prefetchDistance: Int? = nil,
         deduplication: Deduplication<Item>? = nil,
-        deliveringOn scheduler: (any Scheduler)? = nil
+        deliveringOn scheduler: (any Scheduler)? = nil,
+        policy: PagingPolicy = .default
     ) {
         guard let pageSize = pageSize ?? (source.ignoresPageSize ? 1 : nil) else {
             fatalError("Paginator: pageSize is required for this page model (only a single load needs none)")
@@ -173,7 +176,7 @@ public final class Paginator<
         self.prefetchDistance = distance
         engine = PagingEngine(
             source: source, pageSize: pageSize, query: query, initialKey: initialKey,
-            identity: deduplication?.identify, deliveryScheduler: scheduler)
+            identity: deduplication?.identify, deliveryScheduler: scheduler, policy: policy)
     }
 
     deinit {
@@ -316,16 +319,18 @@ extension Paginator where Query == Void {
     ///   - prefetchDistance: How close to either end ``preload(index:)`` starts a page there.
     ///   - deduplication: Drops items already loaded when given.
     ///   - scheduler: Delivers every notification on it when given.
+    ///   - policy: Timeouts, the cap on pages that add nothing, and automatic retries.
     public convenience init(
         source: PageSource<Item, Key, Void, Metadata, Failure>,
         pageSize: Int? = nil,
         initialKey: Key? = nil,
         prefetchDistance: Int? = nil,
         deduplication: Deduplication<Item>? = nil,
-        deliveringOn scheduler: (any Scheduler)? = nil
+        deliveringOn scheduler: (any Scheduler)? = nil,
+        policy: PagingPolicy = .default
     ) {
         self.init(
             source: source, pageSize: pageSize, query: (), initialKey: initialKey, prefetchDistance: prefetchDistance,
-            deduplication: deduplication, deliveringOn: scheduler)
+            deduplication: deduplication, deliveringOn: scheduler, policy: policy)
     }
 }

@@ -45,6 +45,25 @@ extension PagingEngine {
         }
     }
 
+    /// The property in `slot`, holding `project` of each published snapshot, notifying nobody for a
+    /// publication whose snapshot `isSame` as the one before (an equivalence relation, pure).
+    ///
+    /// - Returns: The read-only property.
+    @inlinable
+    func property<Value: Sendable>(
+        _ slot: PublishedSlot,
+        _ project: @escaping @Sendable (Snapshot) -> Value,
+        skippingSnapshots isSame: @escaping @Sendable (Snapshot, Snapshot) -> Bool
+    ) -> Property<Value> {
+        published(slot) { box in
+            let (property, writer) = PropertyWriter.make(project(box.published.snapshot))
+            box.stagers.append { publication, previous in
+                isSame(previous.snapshot, publication.snapshot) ? nil : writer.stage(project(publication.snapshot))
+            }
+            return property
+        }
+    }
+
     /// The property in `slot`, holding `project` of each snapshot, changing only with publications for
     /// which `changes` holds (for values that cannot be compared).
     ///

@@ -45,6 +45,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @usableFromInline let source: PageSource<Item, Key, Query, Metadata, Failure>
     /// The identity items are deduplicated by, if any.
     @usableFromInline let identity: (@Sendable (Item) -> AnyHashable)?
+    /// The timeout, no-progress and retry policies.
+    @usableFromInline let policy: PagingPolicy
     @usableFromInline let deliveryScheduler: (any Scheduler)?
 
     /// What the no-op-able calls may skip without taking the lock.
@@ -60,6 +62,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         @usableFromInline var waiters: [UInt64: [Waiter]] = [:]
         /// Callbacks waiting for the end of an edge load, by its ticket.
         @usableFromInline var edgeWaiters: [UInt64: [EdgeWaiter]] = [:]
+        /// The timer of the automatic retry scheduled, if any.
+        @usableFromInline var retryTimer: (any Disposable)?
 
         @inlinable
         init(machine: Machine) {
@@ -78,32 +82,39 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     ///     by it.
     ///   - deliveryScheduler: When set, publications and first-page outcomes run on it, in order,
     ///     instead of on the thread that caused them.
+    ///   - policy: The timeout, no-progress and retry policies.
     init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int,
         query: Query,
         initialKey: Key? = nil,
         identity: (@Sendable (Item) -> AnyHashable)?,
-        deliveryScheduler: (any Scheduler)?
+        deliveryScheduler: (any Scheduler)?,
+        policy: PagingPolicy = .default
     ) {
         self.source = source
         self.identity = identity
         self.deliveryScheduler = deliveryScheduler
-        let machine = Machine(firstKey: initialKey ?? source.firstKey, pageSize: pageSize, query: query)
+        self.policy = policy
+        let machine = Machine(
+            firstKey: initialKey ?? source.firstKey, pageSize: pageSize, query: query,
+            noProgressLimit: policy.noProgressLimit, maxAutoRetries: policy.autoRetry?.maxRetries ?? 0)
         state = LockedState(State(machine: machine))
         outbox = LockedState(Outbox(query: query))
     }
 
     deinit {
-        let (loads, waiters, edgeWaiters) = state.withLock { state in
+        let (loads, waiters, edgeWaiters, retryTimer) = state.withLock { state in
             defer {
                 state.loads = RunningLoads()
                 state.waiters = [:]
                 state.edgeWaiters = [:]
+                state.retryTimer = nil
             }
-            return (state.loads, state.waiters, state.edgeWaiters)
+            return (state.loads, state.waiters, state.edgeWaiters, state.retryTimer)
         }
         loads.disposeAll()
+        retryTimer?.dispose()
         // Whoever still waits hears that the loads ended with the paginator.
         for waiter in waiters.values.joined() { waiter(.cancelled) }
         for waiter in edgeWaiters.values.joined() { waiter(.cancelled) }
@@ -139,6 +150,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         var delivers = false
         var disposed = RunningLoads()
         var started: (Machine.Load?, Machine.Load?) = (nil, nil)
+        var retryToSchedule: (direction: PageDirection, attempt: Int, serial: UInt64)?
+        var retryTimer: (any Disposable)?
         let generation = state.withLock { state -> UInt64 in
             let effects = transition(&state.machine)
             let generation = state.machine.snapshot.generation
@@ -148,6 +161,11 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             register?(&state)
             guard !effects.isEmpty else { return generation }
             updateGate(state.machine)
+            if effects.cancelsRetry || effects.scheduleRetry != nil {
+                retryTimer = state.retryTimer
+                state.retryTimer = nil
+            }
+            retryToSchedule = effects.scheduleRetry
             if effects.publish || !effects.firstPageOutcomes.isEmpty || effects.endedPrepend != nil
                 || effects.endedAppend != nil
             {
@@ -164,7 +182,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                     if let replaced = state.loads[direction], replaced.ticket != disposed[direction]?.ticket {
                         disposed[direction] = replaced
                     }
-                    state.loads[direction] = (load.ticket, nil)
+                    state.loads[direction] = (load.ticket, nil, nil)
                     if started.0 == nil { started.0 = load } else { started.1 = load }
                 }
             }
@@ -180,6 +198,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             }
         }
         disposed.disposeAll()
+        retryTimer?.dispose()
+        if let retry = retryToSchedule { scheduleRetry(retry) }
         if let load = started.0 { start(load) }
         if let load = started.1 { start(load) }
         return generation
@@ -241,21 +261,51 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         for waiter in waiters { box.deliveries.append(.outcome { waiter(outcome) }) }
     }
 
-    /// Starts `load` and records its disposable, or disposes it at once if the load was superseded or
-    /// answered while it started (a synchronous source answers inside `start`).
+    /// Starts `load` and records its disposable, or disposes it at once if it was superseded meanwhile.
+    ///
+    /// A load is superseded or answered while it starts when a synchronous source answers inside
+    /// `start`. With a load timeout, its timer starts first and goes with the load.
     @inlinable
     func start(_ load: Machine.Load) {
         let ticket = load.ticket
         let direction = load.request.direction
+        if let timeout = policy.loadTimeout {
+            let timer = policy.clock.schedule(after: timeout) { [weak self] in
+                self?.send { $0.receiveTimedOut(ticket: ticket) }
+            }
+            let isCurrent = state.withLock { state -> Bool in
+                guard state.loads[direction]?.ticket == ticket else { return false }
+                state.loads[direction]?.timer = timer
+                return true
+            }
+            guard isCurrent else { return timer.dispose() }
+        }
         let disposable = source.start(load.request, PageSink(receiver: self, ticket: ticket))
         let isCurrent = state.withLock { state -> Bool in
             guard state.loads[direction]?.ticket == ticket else { return false }
-            state.loads[direction] = (ticket, disposable)
+            state.loads[direction]?.disposable = disposable
             return true
         }
         if !isCurrent {
             disposable.dispose()
         }
+    }
+
+    /// Schedules an automatic retry on the policy's clock, with no lock held (the jitter's random
+    /// source is user code).
+    @inlinable
+    func scheduleRetry(_ retry: (direction: PageDirection, attempt: Int, serial: UInt64)) {
+        guard let policy = policy.autoRetry else { return }
+        let delay = policy.delay(attempt: retry.attempt)
+        let timer = self.policy.clock.schedule(after: delay) { [weak self] in
+            self?.send { $0.receiveAutoRetry(retry.direction, serial: retry.serial) }
+        }
+        let replaced = state.withLock { state -> (any Disposable)? in
+            guard state.machine.scheduledRetry?.serial == retry.serial else { return timer }
+            defer { state.retryTimer = timer }
+            return state.retryTimer
+        }
+        replaced?.dispose()
     }
 
     /// Turns an event of the load with `ticket` into a machine input.
@@ -279,7 +329,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 /// disposable.
 @usableFromInline
 struct RunningLoads {
-    @usableFromInline typealias Entry = (ticket: UInt64, disposable: (any Disposable)?)
+    @usableFromInline typealias Entry = (ticket: UInt64, disposable: (any Disposable)?, timer: (any Disposable)?)
     @usableFromInline var refresh: Entry?
     @usableFromInline var prepend: Entry?
     @usableFromInline var append: Entry?
@@ -305,11 +355,14 @@ struct RunningLoads {
         }
     }
 
-    /// Disposes every load held.
+    /// Disposes every load held, and its timer.
     @inlinable
     func disposeAll() {
+        refresh?.timer?.dispose()
         refresh?.disposable?.dispose()
+        prepend?.timer?.dispose()
         prepend?.disposable?.dispose()
+        append?.timer?.dispose()
         append?.disposable?.dispose()
     }
 }

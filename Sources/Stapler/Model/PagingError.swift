@@ -11,6 +11,23 @@ public enum PagingError<Failure: Error>: Error {
     case repeatedKey
     /// The server reported a negative total.
     case invalidTotal(Int)
+    /// The load did not answer within the paginator's `loadTimeout`; its late answer is never applied.
+    case timedOut
+
+    /// Whether requesting the same page again can help.
+    ///
+    /// A source's failure, a timeout and a request that completed without a page (an empty answer) may
+    /// pass; a key that loops and a negative total are answers the server gives again: retrying them
+    /// loops. (A server that adds nothing page after page ends the list with
+    /// ``StopReason/noProgress(pages:)`` rather than an error.) A list shows a retryable error with a Retry button and the others
+    /// as unavailable (``ListFooter/unavailable(_:)``).
+    @inlinable
+    public var isRetryable: Bool {
+        switch self {
+        case .source, .timedOut, .noPage: true
+        case .repeatedKey, .invalidTotal: false
+        }
+    }
 
     /// The source's error, if this is a ``source(_:)`` error.
     @inlinable
@@ -30,6 +47,7 @@ extension PagingError: CustomStringConvertible {
         case .noPage: "the request completed without a page"
         case .repeatedKey: "the next key repeats a key already used"
         case .invalidTotal(let total): "invalid total \(total)"
+        case .timedOut: "the load timed out"
         }
     }
 }

@@ -27,6 +27,13 @@ public struct PagingSnapshot<Item: Sendable, Metadata: Sendable, Failure: Error>
     /// How many rows were prepended at the top since the list's first page: a row at index `i` of an
     /// earlier snapshot of the same list is at `i + leadingCount - earlier.leadingCount` now.
     public var leadingCount: Int
+    /// Why loading stopped at the bottom of the list, or `nil` while it can go on (or goes on).
+    public var stopReason: StopReason<Failure>?
+    /// For each direction whose load failed, the serial of that failure (0 otherwise): two snapshots
+    /// with the same state and the same serials show the same failures, which are not announced again.
+    @usableFromInline var failureSerials: FailureSerials = FailureSerials()
+    /// The serial of the failure ``state`` shows, if it is an error state (0 otherwise).
+    @usableFromInline var stateFailureSerial: UInt64 = 0
     /// Increases each time a first page replaces the list; indices of snapshots with another serial
     /// refer to another list.
     @usableFromInline var listSerial: UInt64
@@ -48,6 +55,7 @@ public struct PagingSnapshot<Item: Sendable, Metadata: Sendable, Failure: Error>
         self.showsNextPageIndicator = showsNextPageIndicator
         self.leadingCount = leadingCount
         self.listSerial = listSerial
+        stopReason = nil
     }
 
     /// The snapshot of a paginator that has done nothing yet.
@@ -56,5 +64,38 @@ public struct PagingSnapshot<Item: Sendable, Metadata: Sendable, Failure: Error>
         PagingSnapshot(
             state: .uninitialized, loadStates: .initial, items: PagedItems(), pages: 0, total: nil, isEndReached: false,
             metadata: nil, generation: 0, showsNextPageIndicator: false, leadingCount: 0, listSerial: 0)
+    }
+}
+
+/// The serials of the failures a snapshot shows, one per direction (0 for none).
+@usableFromInline
+struct FailureSerials: Sendable, Equatable {
+    @usableFromInline var refresh: UInt64 = 0
+    @usableFromInline var prepend: UInt64 = 0
+    @usableFromInline var append: UInt64 = 0
+
+    @inlinable
+    init() {}
+}
+
+extension PagingSnapshot {
+    /// Whether both show the same state: the same case, and the same failure if it is an error state
+    /// (a state is announced again only when it changes, or when a new failure replaces the shown one).
+    @inlinable
+    func shows(sameStateAs other: PagingSnapshot) -> Bool {
+        state.name == other.state.name && stateFailureSerial == other.stateFailureSerial
+    }
+
+    /// Whether both show the same load states: the same cases and ends, and the same failures.
+    @inlinable
+    func shows(sameLoadStatesAs other: PagingSnapshot) -> Bool {
+        func same(_ left: LoadState<Failure>, _ right: LoadState<Failure>) -> Bool {
+            switch (left, right) {
+            case (.failed, .failed): true
+            default: left.isSameWithoutError(as: right)
+            }
+        }
+        return same(loadStates.refresh, other.loadStates.refresh) && same(loadStates.prepend, other.loadStates.prepend)
+            && same(loadStates.append, other.loadStates.append) && failureSerials == other.failureSerials
     }
 }

@@ -61,7 +61,8 @@ public enum ListPresentation<Failure: Error>: Sendable {
         case .loadingMore:
             self = .content(ListContent(itemCount: count, footer: .loadingMore, isLoadingMore: true))
         case .errorLoadingMore(let error):
-            self = .content(ListContent(itemCount: count, footer: .retry(error)))
+            self = .content(
+                ListContent(itemCount: count, footer: error.isRetryable ? .retry(error) : .unavailable(error)))
         case .data, .uninitialized, .noData:
             self = .content(ListContent(itemCount: count, footer: snapshot.isEndReached ? .end : .loadingMore))
         }
@@ -164,6 +165,10 @@ public enum ListFooter<Failure: Error>: Sendable {
     /// A loading indicator: a later page is loading, or pages are left and the next display of the
     /// last rows will load one.
     case loadingMore
+    /// An "unavailable" notice: the later page failed in a way retrying cannot fix
+    /// (``PagingError/isRetryable`` is `false`: a key that loops, a server that adds nothing); a refresh
+    /// is the way on.
+    case unavailable(PagingError<Failure>)
     /// A retry button: the later page in this error failed, and `Paginator.retry()` requests it again.
     case retry(PagingError<Failure>)
     /// The end of the list: every page was loaded.
@@ -172,7 +177,9 @@ public enum ListFooter<Failure: Error>: Sendable {
     @inlinable
     func hasSameShape(as other: ListFooter) -> Bool {
         switch (self, other) {
-        case (.hidden, .hidden), (.loadingMore, .loadingMore), (.end, .end), (.retry, .retry): true
+        case (.hidden, .hidden), (.loadingMore, .loadingMore), (.end, .end), (.retry, .retry),
+            (.unavailable, .unavailable):
+            true
         default: false
         }
     }

@@ -128,6 +128,12 @@ public protocol ListPresenter<View, Failure> {
     /// - Returns: The footer view, or `nil` for no footer.
     func makeEndFooter() -> View?
 
+    /// The footer after a later page failed in a way retrying cannot fix; by default a message.
+    ///
+    /// - Parameter error: The error (``PagingError/isRetryable`` is `false`).
+    /// - Returns: The footer view.
+    func makeUnavailableFooter(for error: PagingError<Failure>) -> View
+
     /// The notice shown over the rows when a refresh failed but the rows stay; defaults to a
     /// ``makeMessage(_:)`` describing `error`.
     ///
@@ -171,6 +177,11 @@ extension ListPresenter {
     /// Shows no footer at the end.
     public func makeEndFooter() -> View? { nil }
 
+    /// A message that the rest of the list cannot be loaded.
+    public func makeUnavailableFooter(for error: PagingError<Failure>) -> View {
+        makeMessage("The rest of the list is unavailable")
+    }
+
     /// Shows "Could not refresh: " and the error.
     public func makeRefreshFailedNotice(for error: PagingError<Failure>) -> View? {
         makeMessage("Could not refresh: \(error)")
@@ -205,6 +216,7 @@ extension ListPresenter {
                 case .hidden: nil
                 case .loadingMore: makeLoadingMoreIndicator()
                 case .retry(let error): makeRetryFooter(for: error, retry: retry)
+                case .unavailable(let error): makeUnavailableFooter(for: error)
                 case .end: makeEndFooter()
                 }
             return RenderedList(

@@ -222,6 +222,24 @@ struct TwoEndedListTests {
         #expect(paginator.loadStates.value.append == .idle(endReached: false))
     }
 
+    @Test("P23: while a refresh failure stands, edge loads and their failures never announce the state again")
+    func P23_stateAnnouncedOnce() {
+        let server = TwoEndedServer()
+        let paginator = offsetPaginator(server, initialKey: 50)
+        paginator.refresh()
+        answer(server.last, total: 200)
+        let states = paginator.state.signal.record()
+        paginator.refresh()
+        server.last?.fail(.unavailable)
+        paginator.loadNextPage()
+        answer(server.last, total: 200)
+        paginator.loadPreviousPage()
+        server.last?.fail(.timeout)
+        paginator.remove(at: 0)
+        #expect(states.values.map(\.name) == ["refreshing", "errorRefreshing"])
+        #expect(illegalMoves([.data] + states.values).isEmpty)
+    }
+
     @Test("P23: a failed refresh keeps the rows and both edges page the shown list; retry re-runs the refresh alone")
     func P23_failedRefreshOverRows() {
         let server = ManualServer<Int, Response, ServerError>()

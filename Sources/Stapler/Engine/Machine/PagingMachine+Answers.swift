@@ -43,6 +43,17 @@ extension PagingMachine {
         _ direction: PageDirection, with error: PagingError<Failure>, request: Request, _ effects: inout Effects
     ) {
         self[slot: direction] = .failed(error, request)
+        failureSerial &+= 1
+        switch direction {
+        case .refresh: failedAt.refresh = failureSerial
+        case .prepend: failedAt.prepend = failureSerial
+        case .append: failedAt.append = failureSerial
+        }
+        let attempt = autoRetryCount(direction)
+        if maxAutoRetries > 0, error.isRetryable, attempt < maxAutoRetries {
+            scheduledRetry = (direction, failureSerial)
+            effects.scheduleRetry = (direction, attempt, failureSerial)
+        }
         if direction == .refresh {
             effects.firstPageOutcomes.append((snapshot.generation, .failed(error)))
         } else {
@@ -53,19 +64,33 @@ extension PagingMachine {
 
     /// Adds a page at the top or the bottom of the list.
     ///
-    /// An empty page, or one with no key further on, ends that edge; a key further on that this list
-    /// already used is ``PagingError/repeatedKey`` (following it would loop).
+    /// A page with no key further on ends that edge, and so does an empty page unless a
+    /// ``PagingPolicy/noProgressLimit`` is set; a key further on that this list already used is
+    /// ``PagingError/repeatedKey`` (following it would loop). Pages that add no row count towards the
+    /// no-progress limit: with a limit, such a page is followed at once, by the machine itself.
     @inlinable
     mutating func applyEdgePage(
         _ page: Page<Item, Key, Metadata>, identities: [AnyHashable]?, at edge: PageDirection, of load: Load,
         _ effects: inout Effects
     ) {
         let onward = edge == .append ? page.nextKey : page.previousKey
-        let ends = page.items.isEmpty || onward == nil
+        var ends = onward == nil || (page.items.isEmpty && noProgressLimit == nil)
         if !ends, let onward, onward == load.request.key || usedKeys.contains(onward) {
             return fail(edge, with: .repeatedKey, request: load.request, &effects)
         }
         let kept = keep(page.items, identities: identities)
+        let idle = kept.isEmpty ? (edge == .append ? idlePagesBelow : idlePagesAbove) + 1 : 0
+        if edge == .append { idlePagesBelow = idle } else { idlePagesAbove = idle }
+        setAutoRetryCount(edge, 0)
+        var stoppedWithoutProgress = false
+        if !ends, idle > 0, !page.items.isEmpty || noProgressLimit != nil {
+            let limit = noProgressLimit ?? PagingPolicy.duplicatePageLimit
+            if idle >= limit {
+                ends = true
+                stoppedWithoutProgress = true
+                if edge == .append { bottomStoppedWithoutProgress = limit }
+            }
+        }
         let previous = snapshot.items
         let keys = PageKeys(key: load.request.key, previousKey: page.previousKey, nextKey: page.nextKey)
         if edge == .append {
@@ -85,7 +110,61 @@ extension PagingMachine {
         snapshot.total = page.total
         snapshot.metadata = page.metadata
         effects.appliesPage = true
+        // With a limit, a page that added nothing is followed at once: no new row would prompt a list to.
+        if !ends, !stoppedWithoutProgress, idle > 0, noProgressLimit != nil { startEdgeLoad(edge, &effects) }
         publish(&effects)
+    }
+
+    /// How many automatic retries `direction` made since its last success or explicit retry.
+    @inlinable
+    func autoRetryCount(_ direction: PageDirection) -> Int {
+        switch direction {
+        case .refresh: autoRetries.refresh
+        case .prepend: autoRetries.prepend
+        case .append: autoRetries.append
+        }
+    }
+
+    @inlinable
+    mutating func setAutoRetryCount(_ direction: PageDirection, _ count: Int) {
+        switch direction {
+        case .refresh: autoRetries.refresh = count
+        case .prepend: autoRetries.prepend = count
+        case .append: autoRetries.append = count
+        }
+    }
+
+    /// Requests again the failure with `serial` of `direction`, if it still stands (an automatic retry).
+    @inlinable
+    mutating func receiveAutoRetry(_ direction: PageDirection, serial: UInt64) -> Effects {
+        var effects = Effects()
+        guard let scheduled = scheduledRetry, scheduled.direction == direction, scheduled.serial == serial,
+            case .failed(_, let request) = self[slot: direction]
+        else { return effects }
+        scheduledRetry = nil
+        setAutoRetryCount(direction, autoRetryCount(direction) + 1)
+        if direction == .refresh {
+            slotBeforeRefresh = refreshSlot
+            queryBeforeRefresh = query
+        } else if refreshSlot.load != nil {
+            return effects
+        }
+        startLoad(request, in: direction, &effects)
+        publish(&effects)
+        checkInvariants()
+        return effects
+    }
+
+    /// Fails the load with `ticket` with ``PagingError/timedOut`` and disposes it, if it is still current.
+    @inlinable
+    mutating func receiveTimedOut(ticket: UInt64) -> Effects {
+        var effects = Effects()
+        guard let direction = direction(of: ticket), let load = self[slot: direction].load else { return effects }
+        effects.cancel(ticket, of: direction)
+        fail(direction, with: .timedOut, request: load.request, &effects)
+        effects.end(ticket, of: direction, as: .failed)
+        checkInvariants()
+        return effects
     }
 
     /// The items of a page minus those already loaded (and repeats within the page), when deduplicating.

@@ -30,6 +30,11 @@ extension PagingMachine {
         /// Edge loads that ended in this transition, and how, for the calls that await them.
         @usableFromInline var endedPrepend: (ticket: UInt64, end: LoadEnd)?
         @usableFromInline var endedAppend: (ticket: UInt64, end: LoadEnd)?
+        /// An automatic retry to schedule: of `direction`'s failed load, the `attempt`-th since the last
+        /// success, for the failure with `serial`.
+        @usableFromInline var scheduleRetry: (direction: PageDirection, attempt: Int, serial: UInt64)?
+        /// Whether a scheduled automatic retry must be cancelled (a refresh, a cancel, an explicit retry).
+        @usableFromInline var cancelsRetry = false
         /// Set by transitions outside the seed's table (a restored list); skips the transition check.
         @usableFromInline var allowsAnyMove = false
 
@@ -39,7 +44,7 @@ extension PagingMachine {
         @inlinable
         var isEmpty: Bool {
             started.isEmpty && cancelledRefresh == nil && cancelledPrepend == nil && cancelledAppend == nil
-                && !publish && firstPageOutcomes.isEmpty
+                && !publish && firstPageOutcomes.isEmpty && scheduleRetry == nil && !cancelsRetry
         }
 
         /// Whether a load starts.

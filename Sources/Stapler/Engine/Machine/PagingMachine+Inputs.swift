@@ -117,6 +117,12 @@ extension PagingMachine {
     @inlinable
     mutating func receiveRetry() -> Effects {
         var effects = Effects()
+        if scheduledRetry != nil {
+            // An explicit retry runs at once; the automatic one waiting is dropped, and the count restarts.
+            scheduledRetry = nil
+            effects.cancelsRetry = true
+        }
+        autoRetries = (0, 0, 0)
         switch refreshSlot {
         case .failed(_, let request):
             for edge in [PageDirection.prepend, .append] {
@@ -154,6 +160,10 @@ extension PagingMachine {
     @inlinable
     mutating func receiveCancel(generation: UInt64?) -> Effects {
         var effects = Effects()
+        if generation == nil, scheduledRetry != nil {
+            scheduledRetry = nil
+            effects.cancelsRetry = true
+        }
         if let generation {
             if generation == snapshot.generation, refreshSlot.load != nil { cancelRefresh(&effects) }
         } else if refreshSlot.load != nil {
@@ -202,6 +212,7 @@ extension PagingMachine {
         effects.cancel(load.ticket, of: edge)
         effects.end(load.ticket, of: edge, as: .cancelled)
         self[slot: edge] = .idle
+        if edge == .append { bottomCancelled = true }
         publish(&effects)
     }
 
@@ -215,6 +226,7 @@ extension PagingMachine {
             key = bottomKey.unsafelyUnwrapped
             index = pageKeys.back.count
             secondPageRequested = true
+            bottomCancelled = false
         } else {
             key = topKey.unsafelyUnwrapped
             index = -(leadingPages + 1)

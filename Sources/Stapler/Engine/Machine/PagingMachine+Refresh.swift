@@ -44,6 +44,11 @@ extension PagingMachine {
         }
         snapshot.generation &+= 1
         progress = plan
+        if scheduledRetry != nil || newQuery != nil {
+            scheduledRetry = nil
+            effects.cancelsRetry = true
+        }
+        setAutoRetryCount(.refresh, 0)
         let request = Request(key: key, pageSize: pageSize, query: query, pageIndex: 0, direction: .refresh)
         startLoad(request, in: .refresh, &effects)
         publish(&effects)
@@ -114,6 +119,11 @@ extension PagingMachine {
         listQuery = query
         secondPageRequested = false
         progress = nil
+        idlePagesAbove = 0
+        idlePagesBelow = 0
+        bottomStoppedWithoutProgress = nil
+        bottomCancelled = false
+        autoRetries = (0, 0, 0)
         snapshot.leadingCount = 0
         snapshot.listSerial &+= 1
         snapshot.total = last.total

@@ -57,9 +57,33 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     /// A refresh of several pages in progress (``RefreshMode/reloadAll``, ``RefreshMode/around(index:minimumCount:)``).
     @usableFromInline var progress: RefreshProgress?
 
+    /// How many pages in a row may add nothing (see ``PagingPolicy/noProgressLimit``); `nil` for the
+    /// default rule.
+    @usableFromInline let noProgressLimit: Int?
+    /// How many automatic retries follow one failure; 0 for none.
+    @usableFromInline let maxAutoRetries: Int
+    /// Pages in a row that added nothing, at the top and at the bottom.
+    @usableFromInline var idlePagesAbove = 0
+    @usableFromInline var idlePagesBelow = 0
+    /// Set when the bottom ended because pages added nothing: how many.
+    @usableFromInline var bottomStoppedWithoutProgress: Int?
+    /// Whether `cancel()` stopped the bottom's load (until it loads again).
+    @usableFromInline var bottomCancelled = false
+    /// Automatic retries made since the last success or explicit retry, per edge and for a refresh.
+    @usableFromInline var autoRetries = (refresh: 0, prepend: 0, append: 0)
+    /// Increases with every failure; a scheduled automatic retry carries the serial of the failure it
+    /// retries, and does nothing if another failure, a refresh or a cancel came since.
+    @usableFromInline var failureSerial: UInt64 = 0
+    /// The serial of the latest failure of each direction.
+    @usableFromInline var failedAt = FailureSerials()
+    /// The failure an automatic retry is scheduled for, if any.
+    @usableFromInline var scheduledRetry: (direction: PageDirection, serial: UInt64)?
+
     @inlinable
-    init(firstKey: Key, pageSize: Int, query: Query) {
+    init(firstKey: Key, pageSize: Int, query: Query, noProgressLimit: Int? = nil, maxAutoRetries: Int = 0) {
         openingKey = firstKey
+        self.noProgressLimit = noProgressLimit
+        self.maxAutoRetries = maxAutoRetries
         self.pageSize = pageSize
         self.query = query
         listQuery = query
@@ -134,6 +158,17 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
             append: appendSlot.loadState(endReached: hasList && bottomKey == nil))
         snapshot.isEndReached = hasList && bottomKey == nil
         snapshot.pages = snapshot.items.pageCount
+        snapshot.stopReason = stopReason
+        var shown = FailureSerials()
+        if refreshSlot.error != nil { shown.refresh = failedAt.refresh }
+        if prependSlot.error != nil { shown.prepend = failedAt.prepend }
+        if appendSlot.error != nil { shown.append = failedAt.append }
+        snapshot.failureSerials = shown
+        switch state {
+        case .errorRefreshing: snapshot.stateFailureSerial = shown.refresh
+        case .errorLoadingMore: snapshot.stateFailureSerial = shown.append != 0 ? shown.append : shown.prepend
+        default: snapshot.stateFailureSerial = 0
+        }
         switch state {
         case .data, .loadingMore:
             snapshot.showsNextPageIndicator = secondPageRequested && !snapshot.isEndReached
@@ -141,6 +176,22 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
             snapshot.showsNextPageIndicator = false
         }
         effects.publish = true
+    }
+
+    /// Why loading stopped at the bottom, or `nil` while it can go on.
+    @inlinable
+    var stopReason: StopReason<Failure>? {
+        if let error = appendSlot.error {
+            if case .repeatedKey = error { return .repeatedKey }
+            return .failed(error)
+        }
+        if appendSlot.load != nil || refreshSlot.load != nil { return nil }
+        guard hasList else { return refreshSlot.error.map { .failed($0) } }
+        if bottomKey == nil {
+            if let pages = bottomStoppedWithoutProgress { return .noProgress(pages: pages) }
+            return listWasEmpty ? .emptyFirstPage : .endOfList
+        }
+        return bottomCancelled ? .cancelled : nil
     }
 
     /// Whether an edge load could start now in `direction`.
