@@ -69,7 +69,8 @@ P37|yes|the async surface and its outcomes
 P38|yes|an Observable main-actor model for SwiftUI
 P39|yes|a load timeout
 P40|no|a cap on pages that add nothing
-P41|yes|opt-in automatic retry with backoff and jitter'
+P41|yes|opt-in automatic retry with backoff and jitter
+P42|no|clearing at once on a query change'
 
 # The display names that start with hazard IDs: `@Test("R1: ...")`, or a name on the line after `@Test(`.
 # A name may start with several IDs ("P2, P3: ..."); each counts.

@@ -30,8 +30,9 @@ extension PagingEngine {
     @inlinable
     func startRefresh(_ mode: RefreshMode<Key>, query: Query?, waiter: Waiter?) -> LoadOutcome<Failure> {
         var started = false
+        let blanking = blanks(for: query)
         send { machine in
-            let effects = machine.receiveRefresh(mode, query: query)
+            let effects = machine.receiveRefresh(mode, query: query, blanking: blanking)
             started = effects.startsLoad
             return effects
         } registering: { state in

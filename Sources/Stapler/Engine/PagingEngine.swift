@@ -128,7 +128,18 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @inlinable
     @discardableResult
     func refresh(_ mode: RefreshMode<Key> = .restart, query: Query?, waiter: Waiter?) -> UInt64 {
-        send(waiter: waiter) { $0.receiveRefresh(mode, query: query) }
+        let blanking = blanks(for: query)
+        return send(waiter: waiter) { $0.receiveRefresh(mode, query: query, blanking: blanking) }
+    }
+
+    /// Whether a refresh with `query` blanks the list: with ``PagingPolicy/clearsOnQueryChange``, when
+    /// `query` differs from the current one (by `==` when `Query` is `Equatable`; compared with no lock
+    /// held, since `==` is user code).
+    @inlinable
+    func blanks(for query: Query?) -> Bool {
+        guard policy.clearsOnQueryChange, let query else { return false }
+        let current = state.withLock { $0.machine.query }
+        return !ItemsDifference.contentComparison(of: Query.self)(current, query)
     }
 
     /// Makes the machine handle an input, by calling its method in `transition`, and runs the effects;

@@ -21,6 +21,13 @@ public struct PagingPolicy: Sendable {
     public var noProgressLimit: Int?
     /// Requests a failed page again by itself, with backoff; `nil` (the default) leaves it to `retry()`.
     public var autoRetry: AutoRetry?
+    /// Whether `refresh(query:)` with another query blanks the list at once.
+    ///
+    /// With `true`, one ``ItemsChange/cleared`` is published in the same call; with `false` (the
+    /// default), the old query's rows show until the new first page arrives. A `cancel()` of that refresh brings the old rows, query and keys back in
+    /// one update; if it fails, the list stays empty. Queries are compared with `==` when they are
+    /// `Equatable`; otherwise every `refresh(query:)` counts as a change.
+    public var clearsOnQueryChange: Bool
     /// The clock of the timeout and the backoff; by default a background queue's.
     public var clock: any TimeScheduler
 
@@ -30,10 +37,11 @@ public struct PagingPolicy: Sendable {
     ///   - loadTimeout: The longest wait for a page; `nil` for none.
     ///   - noProgressLimit: How many pages in a row may add nothing; see ``noProgressLimit``.
     ///   - autoRetry: The automatic retries; `nil` for none.
+    ///   - clearsOnQueryChange: Whether a query change blanks the list at once.
     ///   - clock: The clock of the timeout and the backoff.
     public init(
         loadTimeout: Duration? = nil, noProgressLimit: Int? = nil, autoRetry: AutoRetry? = nil,
-        clock: any TimeScheduler = QueueScheduler(label: "Stapler.PagingPolicy")
+        clearsOnQueryChange: Bool = false, clock: any TimeScheduler = QueueScheduler(label: "Stapler.PagingPolicy")
     ) {
         if let noProgressLimit, noProgressLimit < 1 {
             fatalError("PagingPolicy: noProgressLimit must be at least 1, got \(noProgressLimit)")
@@ -44,6 +52,7 @@ public struct PagingPolicy: Sendable {
         self.loadTimeout = loadTimeout
         self.noProgressLimit = noProgressLimit
         self.autoRetry = autoRetry
+        self.clearsOnQueryChange = clearsOnQueryChange
         self.clock = clock
     }
 

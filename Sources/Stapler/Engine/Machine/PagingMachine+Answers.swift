@@ -55,6 +55,8 @@ extension PagingMachine {
             effects.scheduleRetry = (direction, attempt, failureSerial)
         }
         if direction == .refresh {
+            // A blanked list stays blank when its refresh fails: its query is gone.
+            blankedList = nil
             effects.firstPageOutcomes.append((snapshot.generation, .failed(error)))
         } else {
             effects.laterPageError = error

@@ -49,11 +49,16 @@ extension PagingMachine {
         receiveRefresh(.restart, query: newQuery)
     }
 
-    /// Starts a new generation in `mode`.
+    /// Starts a new generation in `mode`; with `blanking`, the list shown is blanked at once (a query
+    /// change with ``PagingPolicy/clearsOnQueryChange``).
     @inlinable
-    mutating func receiveRefresh(_ mode: RefreshMode<Key>, query newQuery: Query?) -> Effects {
+    mutating func receiveRefresh(_ mode: RefreshMode<Key>, query newQuery: Query?, blanking: Bool = false) -> Effects {
         var effects = Effects()
         refresh(mode, query: newQuery, &effects)
+        if blanking, effects.startsLoad, hasList, !snapshot.items.isEmpty {
+            blankList(&effects)
+            publish(&effects)
+        }
         checkInvariants()
         return effects
     }
@@ -202,6 +207,7 @@ extension PagingMachine {
         progress = nil
         query = queryBeforeRefresh
         effects.changesQuery = true
+        restoreBlankedList(&effects)
         publish(&effects)
     }
 

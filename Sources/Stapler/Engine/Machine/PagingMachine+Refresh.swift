@@ -119,6 +119,7 @@ extension PagingMachine {
         listQuery = query
         secondPageRequested = false
         progress = nil
+        blankedList = nil
         idlePagesAbove = 0
         idlePagesBelow = 0
         bottomStoppedWithoutProgress = nil

@@ -76,6 +76,8 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     @usableFromInline var failureSerial: UInt64 = 0
     /// The serial of the latest failure of each direction.
     @usableFromInline var failedAt = FailureSerials()
+    /// The list a query change blanked, kept while its refresh loads so that `cancel()` can bring it back.
+    @usableFromInline var blankedList: ShownList?
     /// The failure an automatic retry is scheduled for, if any.
     @usableFromInline var scheduledRetry: (direction: PageDirection, serial: UInt64)?
 
@@ -243,4 +245,74 @@ enum FirstPageOutcome<Failure: Error>: Sendable {
     case superseded
     /// `cancel()` stopped it.
     case cancelled
+}
+
+extension PagingMachine {
+    /// Everything that makes up the list shown, to blank it and bring it back.
+    @usableFromInline
+    struct ShownList {
+        @usableFromInline let items: PagedItems<Item>
+        @usableFromInline let pageKeys: PageKeyList<Key>
+        @usableFromInline let topKey: Key?
+        @usableFromInline let bottomKey: Key?
+        @usableFromInline let usedKeys: Set<Key>
+        @usableFromInline let loadedIdentities: Set<AnyHashable>
+        @usableFromInline let listWasEmpty: Bool
+        @usableFromInline let leadingCount: Int
+        @usableFromInline let listQuery: Query
+        @usableFromInline let total: Int?
+        @usableFromInline let metadata: Metadata?
+
+        @inlinable
+        init(_ machine: PagingMachine) {
+            items = machine.snapshot.items
+            pageKeys = machine.pageKeys
+            topKey = machine.topKey
+            bottomKey = machine.bottomKey
+            usedKeys = machine.usedKeys
+            loadedIdentities = machine.loadedIdentities
+            listWasEmpty = machine.listWasEmpty
+            leadingCount = machine.snapshot.leadingCount
+            listQuery = machine.listQuery
+            total = machine.snapshot.total
+            metadata = machine.snapshot.metadata
+        }
+    }
+
+    /// Blanks the list shown (a query change with ``PagingPolicy/clearsOnQueryChange``), keeping it for
+    /// `cancel()`.
+    @inlinable
+    mutating func blankList(_ effects: inout Effects) {
+        let shown = ShownList(self)
+        blankedList = shown
+        snapshot.items = PagedItems()
+        pageKeys = PageKeyList()
+        hasList = false
+        snapshot.leadingCount = 0
+        snapshot.listSerial &+= 1
+        effects.previousItems = shown.items
+        effects.itemsChange = .cleared
+    }
+
+    /// Brings back the list a query change blanked (its refresh was cancelled).
+    @inlinable
+    mutating func restoreBlankedList(_ effects: inout Effects) {
+        guard let shown = blankedList else { return }
+        blankedList = nil
+        effects.previousItems = snapshot.items
+        snapshot.items = shown.items
+        pageKeys = shown.pageKeys
+        topKey = shown.topKey
+        bottomKey = shown.bottomKey
+        usedKeys = shown.usedKeys
+        loadedIdentities = shown.loadedIdentities
+        listWasEmpty = shown.listWasEmpty
+        listQuery = shown.listQuery
+        snapshot.total = shown.total
+        snapshot.metadata = shown.metadata
+        snapshot.leadingCount = shown.leadingCount
+        snapshot.listSerial &+= 1
+        hasList = true
+        effects.itemsChange = .reloaded
+    }
 }
