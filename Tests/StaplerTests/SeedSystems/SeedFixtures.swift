@@ -33,10 +33,22 @@ extension Paginator {
         state.recordValues()
     }
 
-    /// Records the state of every published snapshot, so even `refreshing -> refreshing` shows.
+    /// Records the state of every published snapshot that moved the state machine, so even
+    /// `refreshing -> refreshing` shows (a new refresh, a new generation).
+    ///
+    /// A snapshot that only changed the rows (an edit, or a page at one end while a refresh's failure
+    /// stands) leaves the state where it was, in the same generation: that is no move, and not recorded.
     func recordEveryState() -> Locked<[PagingState<Failure>]> {
-        let log = Locked<[PagingState<Failure>]>([state.value])
-        snapshot.signal.observeValues { log.append($0.state) }
+        let first = snapshot.value
+        let log = Locked<[PagingState<Failure>]>([first.state])
+        let last = Locked((first.state.name, first.generation))
+        snapshot.signal.observeValues { snapshot in
+            let moved = last.withLock { last in
+                defer { last = (snapshot.state.name, snapshot.generation) }
+                return last != (snapshot.state.name, snapshot.generation)
+            }
+            if moved { log.append(snapshot.state) }
+        }
         return log
     }
 
