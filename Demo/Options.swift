@@ -125,8 +125,9 @@ extension DemoOptions {
         backend (no network): initial load, scrolling that preloads pages, a failed page and a retry, a
         pull-to-refresh while a page loads, a search, and the end of the list; then a chat that opens at
         its newest message and pages older ones at the top, a message deleted and one edited while a
-        page loads, and a pull to refresh that reloads every loaded page. With --url it pages a real
-        HTTP API.
+        page loads, and a pull to refresh that reloads every loaded page; then a news feed whose server
+        hangs on a page: the paginator's load timeout fails it (timedOut) and its automatic retry, with
+        a seeded jittered backoff, asks for it again. With --url it pages a real HTTP API.
 
         SIMULATION (the default)
           --items N           items on the simulated server (default 64)
