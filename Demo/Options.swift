@@ -21,9 +21,12 @@ struct DemoOptions: Sendable {
     var url: URL?
     /// The wire format of `url`; `nil` detects it from the first response.
     var format: WireFormat?
-    /// The time-out of one HTTP request.
+    /// How long the `--url` run waits for a page: the paginator's `loadTimeout` (and the time-out of the
+    /// request that detects the format, made before the paginator exists).
     var timeout: Duration = .seconds(10)
-    /// How many times in a row the user presses retry on one page before giving up.
+    /// How many retries in a row one page gets before the run gives up: the simulated user's taps on
+    /// Retry in the shop and the chat; the `maxRetries` of the paginator's `AutoRetry` in the scene whose
+    /// server hangs and in the `--url` run.
     var retries = 8
     /// Whether to print the id of every loaded item at the end.
     var printIDs = false
@@ -125,8 +128,9 @@ extension DemoOptions {
         backend (no network): initial load, scrolling that preloads pages, a failed page and a retry, a
         pull-to-refresh while a page loads, a search, and the end of the list; then a chat that opens at
         its newest message and pages older ones at the top, a message deleted and one edited while a
-        page loads, and a pull to refresh that reloads every loaded page. With --url it pages a real
-        HTTP API.
+        page loads, and a pull to refresh that reloads every loaded page; then a news feed whose server
+        hangs on a page: the paginator's load timeout fails it (timedOut) and its automatic retry, with
+        a seeded jittered backoff, asks for it again. With --url it pages a real HTTP API.
 
         SIMULATION (the default)
           --items N           items on the simulated server (default 64)
@@ -152,20 +156,27 @@ extension DemoOptions {
                               auto           detected from the first response (the default)
           --page-size N       items per page (default: the URL's limit, page_size or per_page parameter,
                               else the size of the first page)
-          --timeout S         time-out of one request in seconds (default 10)
+          --timeout S         seconds the paginator waits for a page before its load fails as timed
+                              out (PagingPolicy's loadTimeout; it disposes the request, and its
+                              automatic retry asks again), also the time-out of the first request
+                              that detects the format (default 10)
           --print-ids         at the end, print the id of every loaded item, in order, one per line, on
                               standard output; the log then goes to standard error
 
         BOTH
-          --retries N         how many times in a row the user presses retry on one page before giving up
-                              (default 8)
+          --retries N         how many retries in a row one page gets before the run gives up (default 8):
+                              in the simulated shop and chat the user taps Retry; in the scene whose
+                              server hangs and with --url nobody taps it: N is the maxRetries of the
+                              paginator's AutoRetry, which asks again by itself after a backoff
+                              (jittered, doubling; 0 turns automatic retry off). The format detection
+                              of --url, before any paginator exists, asks again up to N times itself
           -h, --help          show this help
 
         EXIT STATUS
           0  every item was loaded and every invariant held
           1  an invariant broke (a duplicate or stale item, an illegal state transition)
           2  bad arguments
-          3  the run gave up: a page still failed after --retries retries
+          3  the run gave up: a page still failed after --retries retries (or cannot be retried)
 
         EXAMPLES
           swift run Demo

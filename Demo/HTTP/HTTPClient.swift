@@ -43,6 +43,10 @@ struct HTTPResponse: Sendable {
 
 /// `GET` through `URLSession` with a time-out, a log line per request and per answer, and every
 /// failure turned into an ``HTTPFailure`` (never a crash).
+///
+/// The client's own time-out is a backstop: the paginator's `loadTimeout` ends a page's request
+/// first (it disposes it, which cancels the URLSession task). A request made before any paginator
+/// exists passes its own, shorter `timeout` to ``get(_:timeout:)``.
 final class HTTPClient: Sendable {
     /// Counts for the summary.
     struct Statistics: Sendable {
@@ -56,6 +60,7 @@ final class HTTPClient: Sendable {
     // Guarded by its own lock.
     private let statistics = LockedState(Statistics())
 
+    /// Creates a client whose requests time out after `timeout` unless a request says otherwise.
     init(timeout: Duration, log: Log) {
         let configuration = URLSessionConfiguration.ephemeral
         let seconds = Double(timeout / .milliseconds(1)) / 1000
@@ -72,8 +77,9 @@ final class HTTPClient: Sendable {
         statistics.withLock { $0 }
     }
 
-    /// Loads `url`; a status outside 200..<300 is a failure.
-    func get(_ url: URL) async throws(HTTPFailure) -> HTTPResponse {
+    /// Loads `url` within `timeout` (the client's when `nil`); a status outside 200..<300 is a failure.
+    func get(_ url: URL, timeout: Duration? = nil) async throws(HTTPFailure) -> HTTPResponse {
+        let timeout = timeout ?? self.timeout
         statistics.withLock { $0.requests += 1 }
         var request = URLRequest(url: url)
         request.timeoutInterval = Double(timeout / .milliseconds(1)) / 1000

@@ -3,7 +3,9 @@ import Reactive
 import Stapler
 
 /// The `--url` run: detect the wire format, page the whole list as a user scrolling to the end
-/// would, press retry after each failure (up to `--retries` in a row), then summarise.
+/// would, while the paginator's policy (`PagingPolicy`) times out a page that takes longer than
+/// `--timeout` and retries a failed page by itself with backoff (`AutoRetry`, up to `--retries` in a
+/// row), then summarise.
 ///
 /// A URL that names a page in the middle (an `offset`, a `page`, a `cursor`) opens the list at that
 /// page; when the format names the page before (a `previous` link, a `Link` header's `rel="prev"`, or
@@ -13,7 +15,9 @@ import Stapler
 enum HTTPRun {
     static func run(url: URL, options: DemoOptions) async -> ExitStatus {
         let log = Log.realTime(to: options.printIDs ? .standardError : .standardOutput)
-        let client = HTTPClient(timeout: options.timeout, log: log)
+        // The transport's own time-out is a backstop well beyond the paginator's loadTimeout, so that the
+        // paginator's timeout is the one that ends a page's request (see HTTPSession.policy).
+        let client = HTTPClient(timeout: options.timeout * 2 + .seconds(1), log: log)
         log.plain("Stapler demo: paging \(url.absoluteString)\n")
         log.heading()
 
@@ -24,7 +28,7 @@ enum HTTPRun {
             log.write(.demo, "format", "\(forced.rawValue), as --format says: \(forced.title)")
         } else {
             log.write(.demo, "format", "detecting it from the first response")
-            guard let detected = await detect(url: url, client: client, log: log, retries: options.retries) else {
+            guard let detected = await detect(url: url, client: client, log: log, options: options) else {
                 return .gaveUp
             }
             format = detected.format
@@ -54,10 +58,16 @@ enum HTTPRun {
         }
     }
 
-    /// Requests `url` until its body shows the format, retrying like the paginator's user would.
+    /// Requests `url` until its body shows the format, at most `--retries` times again, each request
+    /// within `--timeout`.
+    ///
+    /// This is the one retry loop of the run, and it stays hand-written on purpose: it runs before any
+    /// paginator exists (the format decides which page model to build), so there is no paging policy
+    /// yet to time it out and retry it. Every page after it, the first included, is the paginator's.
     private static func detect(
-        url: URL, client: HTTPClient, log: Log, retries: Int
+        url: URL, client: HTTPClient, log: Log, options: DemoOptions
     ) async -> (format: WireFormat, firstPageSize: Int)? {
+        let retries = options.retries
         for attempt in 0...retries {
             if attempt > 0 {
                 await HTTPSession.pause(beforeRetry: attempt)
@@ -65,7 +75,7 @@ enum HTTPRun {
             }
             let response: HTTPResponse
             do {
-                response = try await client.get(url)
+                response = try await client.get(url, timeout: options.timeout)
             } catch {
                 continue
             }
@@ -87,6 +97,11 @@ enum HTTPRun {
 
 /// One paginator over an HTTP source, driven to both ends of the list: up to the top while the top
 /// page names a page before it, then down to the bottom.
+///
+/// The user never presses retry: the paginator's policy times a page out after `--timeout` and asks
+/// for a failed page again by itself. The user waits, and gives up when a failure stands: when the
+/// error is not retryable, or when the failures in a row pass `--retries` (the policy's `maxRetries`,
+/// counted as the paginator counts them: a page applied starts the count again).
 @MainActor
 struct HTTPSession {
     let client: HTTPClient
@@ -95,16 +110,30 @@ struct HTTPSession {
     let format: WireFormat
     let pageSize: Int
 
-    /// How long the user waits before pressing retry the `attempt`-th time in a row.
+    /// How long the format detection waits before asking again the `attempt`-th time in a row.
     static func pause(beforeRetry attempt: Int) async {
         try? await Task.sleep(for: .milliseconds(150 * min(attempt, 4)))
+    }
+
+    /// The paginator's policy: `--timeout` as its `loadTimeout`, `--retries` as its `maxRetries`.
+    ///
+    /// The automatic retries wait 200 ms, doubling up to 2 s, ±25 % jitter; `--retries 0` means none
+    /// (`AutoRetry` needs at least one). Both run on the policy's default clock, a background queue's.
+    static func policy(_ options: DemoOptions) -> PagingPolicy {
+        let autoRetry =
+            options.retries > 0
+            ? AutoRetry(
+                maxRetries: options.retries, base: .milliseconds(200), factor: 2, maxDelay: .seconds(2), jitter: 0.25)
+            : nil
+        return PagingPolicy(loadTimeout: options.timeout, autoRetry: autoRetry)
     }
 
     /// Pages `source` from `initialKey` (the source's first key when `nil`) to both ends of the list.
     func page<Key, Metadata>(
         _ source: PageSource<RemoteItem, Key, Void, Metadata, HTTPFailure>, initialKey: Key? = nil
     ) async -> ExitStatus {
-        let paginator = Paginator(source: source, pageSize: pageSize, initialKey: initialKey)
+        let paginator = Paginator(
+            source: source, pageSize: pageSize, initialKey: initialKey, policy: Self.policy(options))
         let checker = InvariantChecker<RemoteItem, Void, HTTPFailure>(
             query: (), log: log, describeQuery: { _ in "the list" })
         let logging = PaginatorLogger.attach(to: paginator, log: log)
@@ -137,31 +166,40 @@ struct HTTPSession {
             return false
         }
 
-        var retries = 0
+        var automaticRetries = 0
+        var timeouts = 0
         var failuresInARow = 0
         var gaveUp = false
+        var previousState = paginator.snapshot.value.state
         log.write(.user, "refresh()", "opens the list")
         checker.willRefresh()
         gaveUp = !act { paginator.refresh() }
         var iterator = snapshots.makeAsyncIterator()
         loop: while !gaveUp, let snapshot = await iterator.next() {
+            defer { previousState = snapshot.state }
             switch snapshot.state {
             case .uninitialized, .refreshing, .loadingMore:
+                // A load that starts from an error state is the policy's: the user never presses retry.
+                if previousState.error != nil { automaticRetries += 1 }
                 continue
             case .errorRefreshing(let error), .errorLoadingMore(let error):
-                guard failuresInARow < options.retries else {
-                    log.write(.user, "gives up", "the page still fails after \(options.retries) retries: \(error)")
-                    gaveUp = true
-                    break loop
-                }
+                // Each failure is announced once; a snapshot that repeats it (another change) is no new one.
+                guard previousState.error == nil else { continue }
                 failuresInARow += 1
-                retries += 1
-                await Self.pause(beforeRetry: failuresInARow)
-                log.write(.user, "retry()", "presses retry (\(failuresInARow) of at most \(options.retries))")
-                if !act({ paginator.retry() }) {
+                if case .timedOut = error { timeouts += 1 }
+                guard error.isRetryable else {
+                    log.write(.user, "gives up", "the page is unavailable, retrying cannot help: \(error)")
                     gaveUp = true
                     break loop
                 }
+                guard failuresInARow <= options.retries else {
+                    let spent = plural(options.retries, "automatic retry", "automatic retries")
+                    log.write(.user, "gives up", "the page still fails after \(spent): \(error)")
+                    gaveUp = true
+                    break loop
+                }
+                let count = "failure \(failuresInARow) in a row, at most \(options.retries) retries"
+                log.write(.user, "waits", "the policy retries by itself (\(count))")
             case .data, .noData:
                 failuresInARow = 0
                 if case .data = snapshot.state, !snapshot.loadStates.prepend.isEndReached {
@@ -196,7 +234,8 @@ struct HTTPSession {
             ── Summary
               format       \(format.rawValue), pages of \(pageSize)
               requests     \(counts.requests), failed: \(failures)
-              user         \(plural(retries, "retry", "retries"))\(gaveUp ? ", then gave up" : "")
+              policy       loadTimeout \(Log.milliseconds(options.timeout)): \(plural(timeouts, "time-out", "time-outs")); \
+            \(plural(automaticRetries, "automatic retry", "automatic retries"))\(gaveUp ? ", then the user gave up" : "")
               list         \(final.items.count) items\(final.total.map { " of a total of \($0)" } ?? "")\
             \(complete ? ", the top and the end reached" : ", incomplete"), state \(final.state.name)
               invariants   \(violations.isEmpty ? "all held" : "\(violations.count) BROKEN") \

@@ -22,6 +22,7 @@ enum PaginatorLogger {
         disposables += logChanges(of: paginator.showsNextPageIndicator, named: "showsNextPageIndicator", into: log) {
             "\($0)"
         }
+        disposables += logStopReason(of: paginator, into: log)
         disposables += paginator.updates.observeValues { update in
             log.write(.paginator, "items", describe(update))
         }
@@ -70,6 +71,37 @@ enum PaginatorLogger {
                 return "\(direction) \(before.shortName) → \(after)"
             }
             log.write(.paginator, "loadStates", changes.joined(separator: "; "))
+        }
+    }
+
+    /// Logs each change of the snapshot's `stopReason` (why loading stopped at the bottom), `nil` while
+    /// the list can go on; the snapshot has no property of its own for it, so this compares each
+    /// snapshot's reason with the one before.
+    private static func logStopReason<Item, Key, Query, Metadata, Failure>(
+        of paginator: Paginator<Item, Key, Query, Metadata, Failure>, into log: Log
+    ) -> any Disposable {
+        let previous = LockedState(describe(paginator.snapshot.value.stopReason))
+        return paginator.snapshot.signal.observeValues { snapshot in
+            let reason = describe(snapshot.stopReason)
+            let old = previous.withLock { stored in
+                defer { stored = reason }
+                return stored
+            }
+            guard old != reason else { return }
+            log.write(.paginator, "stopReason", "\(old) → \(reason)")
+        }
+    }
+
+    /// A stop reason as the log shows it: its case, with the error of a failure.
+    static func describe<Failure>(_ reason: StopReason<Failure>?) -> String {
+        switch reason {
+        case nil: "nil"
+        case .endOfList: "endOfList"
+        case .emptyFirstPage: "emptyFirstPage"
+        case .noProgress(let pages): "noProgress(pages: \(pages))"
+        case .repeatedKey: "repeatedKey"
+        case .cancelled: "cancelled"
+        case .failed(let error): "failed(\(error))"
         }
     }
 

@@ -1,7 +1,8 @@
 import Stapler
 
-/// The default run: a scripted session against the simulated shop, then the chat scenes (``ChatRun``)
-/// unless the user gave up, then a summary.
+/// The default run: a scripted session against the simulated shop, then the chat scenes (``ChatRun``),
+/// then the scene whose server hangs (``HangingServerRun``), each unless the user gave up before, then
+/// a summary.
 @MainActor
 enum SimulatedRun {
     static func run(_ options: DemoOptions) -> ExitStatus {
@@ -45,12 +46,14 @@ enum SimulatedRun {
         logging.dispose()
         checking.dispose()
         let chat = session.outcome.gaveUp ? nil : ChatRun(options: options, simulation: simulation, log: log).run()
+        let hanging =
+            (chat?.gaveUp ?? true) ? nil : HangingServerRun(options: options, simulation: simulation, log: log).run()
 
         let snapshot = paginator.snapshot.value
         let outcome = session.outcome
         let statistics = backend.statistics
-        let violations = checker.violations + (chat?.violations ?? [])
-        let checks = checker.checkCount + (chat?.checks ?? 0)
+        let violations = checker.violations + (chat?.violations ?? []) + (hanging?.violations ?? [])
+        let checks = checker.checkCount + (chat?.checks ?? 0) + (hanging?.checks ?? 0)
         let query: Category? = outcome.searches > 0 ? catalog.largestCategory : nil
         let expected = catalog.ids(for: query).count
         let complete = snapshot.items.count == expected && snapshot.isEndReached
@@ -68,11 +71,13 @@ enum SimulatedRun {
             \(complete ? ", the end reached" : ", incomplete"), state \(snapshot.state.name)
             """)
         if let chat { log.plain(chat.summary) }
+        if let hanging { log.plain(hanging.summary) }
         log.plain(
             "  invariants   \(violations.isEmpty ? "all held" : "\(violations.count) BROKEN") "
                 + "(\(checks) snapshots and changes checked)")
         if !violations.isEmpty { return .invariantBroken }
         let chatComplete = chat.map { !$0.gaveUp && $0.complete } ?? false
-        return outcome.gaveUp || !complete || !chatComplete ? .gaveUp : .success
+        let hangingComplete = hanging.map { !$0.gaveUp && $0.complete } ?? false
+        return outcome.gaveUp || !complete || !chatComplete || !hangingComplete ? .gaveUp : .success
     }
 }

@@ -33,8 +33,11 @@ enum FixtureFormat: String, CaseIterable, CustomTestStringConvertible, Sendable 
 }
 
 /// `Demo --url` against a real local HTTP server that injects faults: a 500 and a 503 on the first
-/// page, a malformed body on the second, a response slower than the time-out on the third, two
-/// 502s in a row on the fourth.
+/// page, a malformed body on the second, a response slower than the time-out on the third (or, with
+/// `--hang`, no response at all), two 502s in a row on the fourth.
+///
+/// The paginator's policy gets through them: its `loadTimeout` (`--timeout`) ends the slow request and
+/// its `AutoRetry` (`--retries` as `maxRetries`) asks again after every failure; nobody presses retry.
 @Suite("Demo --url against the fixture server")
 struct DemoHTTPTests {
     static let itemCount = 47
@@ -56,8 +59,36 @@ struct DemoHTTPTests {
         #expect(log.contains("format                  \(format.rawValue):"))
         #expect(log.contains("refreshing → errorRefreshing(source error: HTTP 503 Service Unavailable)"))
         #expect(log.contains("errorsAfterFirstPage    source error: malformed body"))
-        #expect(log.contains("errorsAfterFirstPage    source error: timed out after 2000 ms"))
+        #expect(log.contains("errorsAfterFirstPage    the load timed out"))
         #expect(log.contains("errorsAfterFirstPage    source error: HTTP 502 Bad Gateway"))
+        #expect(log.contains("policy       loadTimeout 2000 ms: 1 time-out;"))
+        #expect(!log.contains("retry()"))
+        #expect(log.contains("invariants   all held"))
+    }
+
+    @Test(
+        "a request that hangs longer than --timeout: the loadTimeout fails it, AutoRetry asks again, every id once, in order",
+        arguments: FixtureFormat.allCases)
+    func hangingRequest(format: FixtureFormat) async throws {
+        // The hang (30 s) is far beyond --timeout (2 s): a run that waited for it would take longer.
+        let server = try await FixtureServer(["--items", "\(Self.itemCount)", "--hang", "30"])
+        defer { server.stop() }
+        let start = ContinuousClock.now
+        let run = try await DemoProcess.run(
+            ["--url", server.url(format.path), "--print-ids", "--retries", "8"] + Self.timeout)
+        let took = ContinuousClock.now - start
+        #expect(!run.timedOut)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.outputLines == (1...Self.itemCount).map(String.init))
+        #expect(took < .seconds(30), "the run waited for the hanging request: \(took)")
+        let log = run.standardError
+        #expect(log.contains("loadingMore → errorLoadingMore(the load timed out)"))
+        #expect(log.contains("loadStates              append loading → failed(the load timed out)"))
+        #expect(log.contains("stopReason              nil → failed(the load timed out)"))
+        #expect(log.contains("stopReason              failed(the load timed out) → nil"))
+        #expect(log.contains("user       waits                   the policy retries by itself"))
+        #expect(log.contains("policy       loadTimeout 2000 ms: 1 time-out;"))
+        #expect(!log.contains("retry()"))
         #expect(log.contains("invariants   all held"))
     }
 

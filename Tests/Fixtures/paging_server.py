@@ -27,8 +27,14 @@ at that page (so a client that retries always gets through):
   page 0, attempt 3   503 Service Unavailable (a client that probes the format first has used
                       attempts 1 and 2: this one hits its paginator's first page)
   page 1, attempt 1   200 with a truncated, malformed JSON body
-  page 2, attempt 1   a response slower than the client's time-out (--slow seconds)
+  page 2, attempt 1   a response slower than the client's time-out (--slow seconds), or with
+                      --hang no response at all
   page 3, attempts 1-2  502 Bad Gateway twice in a row
+
+With --hang SECONDS the slow response of page 2 becomes a hang: the server sends nothing at all,
+neither headers nor body, sleeps SECONDS (bounded, so a handler thread never blocks forever) and
+closes the connection without an answer, as a stuck backend behind a proxy does. A client needs its
+own time-out to get past it.
 
 With --no-faults every request succeeds. With --no-previous no response names the page before (no
 `previous` link, no rel="prev" or rel="first"), as APIs that page one way only do.
@@ -176,7 +182,7 @@ class Catalog:
         raise PageRequestError(404, "Not found.")
 
 
-def make_handler(catalog, slow_seconds, quiet):
+def make_handler(catalog, slow_seconds, quiet, hang_seconds=0.0):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -205,6 +211,11 @@ def make_handler(catalog, slow_seconds, quiet):
                 base = f"http://{host}/{fmt}/items"
                 index, headers, body = catalog.page(fmt, base, parse_qs(parts.query))
                 fault = catalog.fault(fmt, index)
+                if fault == "slow" and hang_seconds > 0:
+                    # Never answer: wait (bounded), then drop the connection with nothing sent.
+                    time.sleep(hang_seconds)
+                    self.close_connection = True
+                    return
                 if fault == "slow":
                     time.sleep(slow_seconds)
                 if fault in ("500", "502", "503"):
@@ -230,6 +241,13 @@ def main():
     parser.add_argument("--page-size", type=int, default=20, help="page size when the request names none")
     parser.add_argument("--port", type=int, default=0, help="port to bind; default 0 (a free one)")
     parser.add_argument("--slow", type=float, default=4.0, help="seconds the slow response takes; default 4")
+    parser.add_argument(
+        "--hang",
+        type=float,
+        default=0.0,
+        help="make the slow response a hang: send nothing, wait this many seconds (at most 300), then "
+        "close the connection; default 0 (off)",
+    )
     parser.add_argument("--no-faults", action="store_true", help="inject no faults")
     parser.add_argument("--no-previous", action="store_true", help="name no previous page in any response")
     parser.add_argument("--lifetime", type=float, default=600.0, help="serve at most this long; default 600 s")
@@ -238,7 +256,8 @@ def main():
     args = parser.parse_args()
 
     catalog = Catalog(args.items, args.page_size, faults=not args.no_faults, previous=not args.no_previous)
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(catalog, args.slow, args.quiet))
+    hang = min(max(args.hang, 0.0), 300.0)
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(catalog, args.slow, args.quiet, hang))
     server.daemon_threads = True
     print(f"PORT {server.server_address[1]}", flush=True)
 
