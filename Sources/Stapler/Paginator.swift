@@ -23,7 +23,8 @@ import Reactive
 ///   thread it arrives (A, then B, then A again included).
 /// - **Errors are split.** A first-page error moves to `errorRefreshing`; a later page's error moves to
 ///   `errorLoadingMore`, keeps every item and reaches ``errorsAfterFirstPage``. ``retry()-1n6nq`` requests the
-///   failed page again with the same key; nothing else does (no automatic retry).
+///   failed page again with the same key; nothing else does, unless a ``PagingPolicy`` asks for automatic
+///   retries (bounded, with backoff).
 /// - **Bad responses never trap** (see ``PagingError``), and nothing loaded is lost.
 /// - **Consistent, ordered notifications.** The paginator's notifications form one ordered stream:
 ///   while an observer is notified of a change, every property holds exactly that change's values (an
