@@ -81,7 +81,10 @@ public final class Paginator<
         engine.property(.pages, { $0.pages }, skipping: ==)
     }
 
-    /// The total the latest page reported, if the model reports one.
+    /// The total the latest page reported, if the model reports one: `nil` until a page does.
+    ///
+    /// The ``Stapler/Stapler`` facade's `total` is `0` then, as the original library's was; here "no total
+    /// yet" and "an empty list" are told apart.
     @inlinable
     public var total: Property<Int?> {
         engine.property(.total, { $0.total }, skipping: ==)
@@ -106,7 +109,11 @@ public final class Paginator<
         engine.property(.metadata, { $0.metadata }, changingWhen: { $0.appliesPage })
     }
 
-    /// Whether to show the "loading more" footer; see ``PagingSnapshot/showsNextPageIndicator``.
+    /// The original Stapler's next-page indicator: `false` until the second page's load starts, then
+    /// `true` while pages are left; see ``PagingSnapshot/showsNextPageIndicator``.
+    ///
+    /// For a list's footer, read ``presentation``: its ``ListFooter/loadingRow`` says that pages are left
+    /// (whether or not one loads yet), and ``ListContent/isLoadingMore`` that a page loads now.
     @inlinable
     public var showsNextPageIndicator: Property<Bool> {
         engine.property(.showsNextPageIndicator, { $0.showsNextPageIndicator }, skipping: ==)
@@ -139,7 +146,9 @@ public final class Paginator<
     ///   - pageSize: How many items to ask for per page; at least 1 (a programmer error traps, naming
     ///     `pageSize`). Required, except over a single load (`PageSource.singleLoad(load:)`), which asks
     ///     for no page size.
-    ///   - query: The query of the first generation.
+    ///   - query: The query of the first generation. A source whose load closure takes a query needs it:
+    ///     without `query:`, Swift picks the initializer for sources with no query, and its error then
+    ///     appears inside your load closure (a `Void` where you use your query), not here.
     ///   - initialKey: The key of the page the list opens at (a chat's newest page, a timeline's
     ///     middle); the source's first key when `nil`. ``refresh()`` reloads it.
     ///   - prefetchDistance: How many rows from either end ``preload(index:)`` starts a page at that end:

@@ -30,9 +30,9 @@ struct PresentationTests {
             .content(ListContent(itemCount: 5, footer: .hidden, refreshError: failure))
         ),
         (.noData, 0, true, .empty),
-        (.data, 5, false, .content(ListContent(itemCount: 5, footer: .loadingMore))),
+        (.data, 5, false, .content(ListContent(itemCount: 5, footer: .loadingRow))),
         (.data, 5, true, .content(ListContent(itemCount: 5, footer: .end))),
-        (.loadingMore, 5, false, .content(ListContent(itemCount: 5, footer: .loadingMore, isLoadingMore: true))),
+        (.loadingMore, 5, false, .content(ListContent(itemCount: 5, footer: .loadingRow, isLoadingMore: true))),
         (.errorLoadingMore(failure), 5, false, .content(ListContent(itemCount: 5, footer: .retry(failure)))),
     ]
 
@@ -54,8 +54,8 @@ struct PresentationTests {
         let failure = PagingError<ServerError>.source(.timeout)
         #expect(
             screens.value == [
-                .idle, .loading, .content(ListContent(itemCount: 10, footer: .loadingMore)),
-                .content(ListContent(itemCount: 10, footer: .loadingMore, isLoadingMore: true)),
+                .idle, .loading, .content(ListContent(itemCount: 10, footer: .loadingRow)),
+                .content(ListContent(itemCount: 10, footer: .loadingRow, isLoadingMore: true)),
                 .content(ListContent(itemCount: 10, footer: .retry(failure))),
             ])
         let rendered = TextListPresenter<ServerError>().render(stapler.paginator.presentation.value) {}
@@ -101,15 +101,15 @@ struct PresentationTests {
         server.last?.succeed(page(10, 10, total: 30))
         #expect(
             screens.value == [
-                .idle, .loading, .content(ListContent(itemCount: 10, footer: .loadingMore)),
-                .content(ListContent(itemCount: 10, footer: .loadingMore, isLoadingMore: true)),
-                .content(ListContent(itemCount: 20, footer: .loadingMore)),
+                .idle, .loading, .content(ListContent(itemCount: 10, footer: .loadingRow)),
+                .content(ListContent(itemCount: 10, footer: .loadingRow, isLoadingMore: true)),
+                .content(ListContent(itemCount: 20, footer: .loadingRow)),
             ])
     }
 
     @Test("the visible row count includes the loading row while pages are left, and rows resolve by index")
     func visibleRows() {
-        let more = ListContent<ServerError>(itemCount: 3, footer: .loadingMore)
+        let more = ListContent<ServerError>(itemCount: 3, footer: .loadingRow)
         #expect(more.visibleRowCount == 4)
         #expect((-1...4).map(more.row(at:)) == [nil, .item(0), .item(1), .item(2), .loading, nil])
         let end = ListContent<ServerError>(itemCount: 3, footer: .end)
@@ -127,7 +127,7 @@ struct PresentationTests {
         #expect(presenter.render(.loading) {} == RenderedList(background: "Loading…"))
         #expect(presenter.render(.empty) {} == RenderedList(background: "Nothing here yet"))
         #expect(
-            presenter.render(.content(ListContent(itemCount: 2, footer: .loadingMore))) {}
+            presenter.render(.content(ListContent(itemCount: 2, footer: .loadingRow))) {}
                 == RenderedList(rowCount: 2, footer: "Loading…"))
         #expect(presenter.render(.content(ListContent(itemCount: 2, footer: .end))) {} == RenderedList(rowCount: 2))
     }

@@ -21,8 +21,10 @@ public struct PagingSnapshot<Item: Sendable, Metadata: Sendable, Failure: Error>
     public var metadata: Metadata?
     /// Increases with every refresh; results of older generations are never applied.
     public var generation: UInt64
-    /// Whether a list should show its "loading more" footer: from the start of the second page's load
-    /// while pages are left, but not while a later page's error waits for `retry()`.
+    /// The original Stapler's next-page indicator (the facade's `shouldShowNextPageActivityIndicator`).
+    ///
+    /// It is on from the start of the second page's load while pages are left, but not while a later
+    /// page's error waits for `retry()`. A list's footer is ``ListPresentation``'s.
     public var showsNextPageIndicator: Bool
     /// How many rows were prepended at the top since the list's first page: a row at index `i` of an
     /// earlier snapshot of the same list is at `i + leadingCount - earlier.leadingCount` now.

@@ -9,8 +9,8 @@
 /// | `refreshing` | ``loading`` | ``content(_:)``, refreshing, footer ``ListFooter/hidden`` |
 /// | `errorRefreshing` | ``failed(_:)`` | ``content(_:)`` with the refresh error as a notice, no footer |
 /// | `noData` | ``empty`` | (impossible) |
-/// | `data` | ``content(_:)`` | ``content(_:)``, footer ``ListFooter/loadingMore`` while pages are left, ``ListFooter/end`` after the last |
-/// | `loadingMore` | (impossible) | ``content(_:)``, footer ``ListFooter/loadingMore`` |
+/// | `data` | ``content(_:)`` | ``content(_:)``, footer ``ListFooter/loadingRow`` while pages are left, ``ListFooter/end`` after the last |
+/// | `loadingMore` | (impossible) | ``content(_:)``, footer ``ListFooter/loadingRow`` |
 /// | `errorLoadingMore` | (impossible) | ``content(_:)``, footer ``ListFooter/retry(_:)`` |
 ///
 /// A later page's error never shows the full-screen error: it is the retry footer under the content.
@@ -59,16 +59,16 @@ public enum ListPresentation<Failure: Error>: Sendable {
         case .errorRefreshing(let error):
             self = .content(ListContent(itemCount: count, footer: .hidden, refreshError: error))
         case .loadingMore:
-            self = .content(ListContent(itemCount: count, footer: .loadingMore, isLoadingMore: true))
+            self = .content(ListContent(itemCount: count, footer: .loadingRow, isLoadingMore: true))
         case .errorLoadingMore(let error):
             self = .content(
                 ListContent(itemCount: count, footer: error.isRetryable ? .retry(error) : .unavailable(error)))
         case .data, .uninitialized, .noData:
-            self = .content(ListContent(itemCount: count, footer: snapshot.isEndReached ? .end : .loadingMore))
+            self = .content(ListContent(itemCount: count, footer: snapshot.isEndReached ? .end : .loadingRow))
         }
     }
 
-    /// The rows to show, counting the loading row of a ``ListFooter/loadingMore`` footer (0 for every
+    /// The rows to show, counting the loading row of a ``ListFooter/loadingRow`` footer (0 for every
     /// full-screen presentation); see ``ListContent/visibleRowCount``.
     @inlinable
     public var visibleRowCount: Int {
@@ -101,8 +101,8 @@ public struct ListContent<Failure: Error>: Sendable {
     public var footer: ListFooter<Failure>
     /// Whether a refresh runs while the old rows stay visible (drive a pull-to-refresh spinner).
     public var isRefreshing: Bool
-    /// Whether a later page is loading right now (``footer`` is ``ListFooter/loadingMore`` also while
-    /// pages are merely left to load).
+    /// Whether a later page is loading right now (``footer`` is ``ListFooter/loadingRow`` also while
+    /// pages are merely left to load: the row is there before its page loads).
     public var isLoadingMore: Bool
     /// The error of a refresh that failed while rows stay visible: show it as a notice over the rows.
     public var refreshError: PagingError<Failure>?
@@ -128,13 +128,13 @@ public struct ListContent<Failure: Error>: Sendable {
     }
 
     /// The number of rows to show: the items, plus one loading row while the footer is
-    /// ``ListFooter/loadingMore`` (Pageable's `visibleRow()`).
+    /// ``ListFooter/loadingRow`` (Pageable's `visibleRow()`).
     ///
     /// Call `Paginator.preload(index:)` as each row is displayed. The loading row lies past the items,
     /// so its display loads nothing: with a prefetch distance of 0, the last item row loads the next page.
     @inlinable
     public var visibleRowCount: Int {
-        if case .loadingMore = footer { return itemCount + 1 }
+        if case .loadingRow = footer { return itemCount + 1 }
         return itemCount
     }
 
@@ -162,9 +162,10 @@ extension ListContent: Equatable where Failure: Equatable {}
 public enum ListFooter<Failure: Error>: Sendable {
     /// No footer (a refresh is replacing the rows).
     case hidden
-    /// A loading indicator: a later page is loading, or pages are left and the next display of the
-    /// last rows will load one.
-    case loadingMore
+    /// A loading row: pages are left, and one loads now (``ListContent/isLoadingMore``) or when the last
+    /// rows are displayed. It answers "is there more to show", not "is a page loading": that is
+    /// ``ListContent/isLoadingMore``, and the paginator's `loadStates.append`.
+    case loadingRow
     /// An "unavailable" notice: the later page failed in a way retrying cannot fix
     /// (``PagingError/isRetryable`` is `false`: a key that loops, a server that adds nothing); a refresh
     /// is the way on.
@@ -177,7 +178,7 @@ public enum ListFooter<Failure: Error>: Sendable {
     @inlinable
     func hasSameShape(as other: ListFooter) -> Bool {
         switch (self, other) {
-        case (.hidden, .hidden), (.loadingMore, .loadingMore), (.end, .end), (.retry, .retry),
+        case (.hidden, .hidden), (.loadingRow, .loadingRow), (.end, .end), (.retry, .retry),
             (.unavailable, .unavailable):
             true
         default: false

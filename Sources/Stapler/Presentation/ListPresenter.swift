@@ -214,7 +214,7 @@ extension ListPresenter {
             let footer: View? =
                 switch content.footer {
                 case .hidden: nil
-                case .loadingMore: makeLoadingMoreIndicator()
+                case .loadingRow: makeLoadingMoreIndicator()
                 case .retry(let error): makeRetryFooter(for: error, retry: retry)
                 case .unavailable(let error): makeUnavailableFooter(for: error)
                 case .end: makeEndFooter()
