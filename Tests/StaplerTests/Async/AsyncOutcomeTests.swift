@@ -154,3 +154,25 @@ struct AsyncOutcomeTests {
         #expect(weakPaginator == nil)
     }
 }
+
+@Suite("Async calls of the facade")
+struct FacadeAsyncTests {
+    @Test("P37: the facade's refresh and next page await their outcomes; a failed next page is asked again")
+    func P37_facadeOutcomes() async {
+        let server = OffsetServer()
+        let stapler = makeStapler(server: server)
+        let refresh = Task { await stapler.refresh() }
+        #expect(await eventuallyPolling { server.requests.count == 1 })
+        server.last?.succeed(page(0, 10, total: 30))
+        #expect(await value(of: refresh) == .loaded)
+        let next = Task { await stapler.loadNextPage() }
+        #expect(await eventuallyPolling { server.requests.count == 2 })
+        server.last?.fail(.timeout)
+        #expect(await value(of: next) == .failed(.source(.timeout)))
+        let again = Task { await stapler.loadNextPage() }
+        #expect(await eventuallyPolling { server.requests.count == 3 })
+        #expect(server.keys == [0, 10, 10], "the failed page again")
+        server.last?.succeed(page(10, 10, total: 30))
+        #expect(await value(of: again) == .loaded)
+    }
+}
