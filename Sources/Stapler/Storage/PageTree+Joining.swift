@@ -57,14 +57,7 @@ extension PageTree {
             return (self, PageTree(children: [subtree]))
         }
         let (last, overflow) = children[children.count - 1].appendingNode(subtree)
-        var children = self.children
-        children[children.count - 1] = last
-        guard let overflow else { return (PageTree(children: children), nil) }
-        if children.count < Self.fanout {
-            children.append(overflow)
-            return (PageTree(children: children), nil)
-        }
-        return (PageTree(children: children), PageTree(children: [overflow]))
+        return replacingLastChild(with: last, adding: overflow)
     }
 
     /// This node with `subtree` (shorter than it) added before its first page, and a new left sibling
@@ -80,13 +73,6 @@ extension PageTree {
             return (PageTree(children: [subtree]), self)
         }
         let (overflow, first) = children[0].prependingNode(subtree)
-        var children = self.children
-        children[0] = first
-        guard let overflow else { return (nil, PageTree(children: children)) }
-        if children.count < Self.fanout {
-            children.insert(overflow, at: 0)
-            return (nil, PageTree(children: children))
-        }
-        return (PageTree(children: [overflow]), PageTree(children: children))
+        return replacingFirstChild(with: first, adding: overflow)
     }
 }

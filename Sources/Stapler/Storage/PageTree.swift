@@ -132,6 +132,13 @@ final class PageTree<Item: Sendable>: Sendable {
             return (self, PageTree(pages: [items]))
         }
         let (last, overflow) = children[children.count - 1].appendingPage(items)
+        return replacingLastChild(with: last, adding: overflow)
+    }
+
+    /// This inner node with its last child replaced by `last` and `overflow` (a new sibling of that
+    /// child) added after it, and a new right sibling of this node's height when there was no room.
+    @inlinable
+    func replacingLastChild(with last: PageTree, adding overflow: PageTree?) -> (PageTree, PageTree?) {
         var children = self.children
         children[children.count - 1] = last
         guard let overflow else { return (PageTree(children: children), nil) }
@@ -140,6 +147,20 @@ final class PageTree<Item: Sendable>: Sendable {
             return (PageTree(children: children), nil)
         }
         return (PageTree(children: children), PageTree(children: [overflow]))
+    }
+
+    /// This inner node with its first child replaced by `first` and `overflow` (a new sibling of that
+    /// child) added before it, and a new left sibling of this node's height when there was no room.
+    @inlinable
+    func replacingFirstChild(with first: PageTree, adding overflow: PageTree?) -> (PageTree?, PageTree) {
+        var children = self.children
+        children[0] = first
+        guard let overflow else { return (nil, PageTree(children: children)) }
+        if children.count < Self.fanout {
+            children.insert(overflow, at: 0)
+            return (nil, PageTree(children: children))
+        }
+        return (PageTree(children: [overflow]), PageTree(children: children))
     }
 
     /// This node with the page added first, and a new left sibling of the same height when it was full.
@@ -154,14 +175,7 @@ final class PageTree<Item: Sendable>: Sendable {
             return (PageTree(pages: [items]), self)
         }
         let (overflow, first) = children[0].prependingPage(items)
-        var children = self.children
-        children[0] = first
-        guard let overflow else { return (nil, PageTree(children: children)) }
-        if children.count < Self.fanout {
-            children.insert(overflow, at: 0)
-            return (nil, PageTree(children: children))
-        }
-        return (PageTree(children: [overflow]), PageTree(children: children))
+        return replacingFirstChild(with: first, adding: overflow)
     }
 
     // MARK: Removing and replacing pages
