@@ -156,7 +156,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @discardableResult
     func send(
         waiter: Waiter? = nil, _ transition: (inout Machine) -> Machine.Effects,
-        registering register: ((inout State) -> Void)? = nil
+        registering register: (inout State) -> Void = { _ in }
     ) -> UInt64 {
         var delivers = false
         var disposed = RunningLoads()
@@ -169,7 +169,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             if let waiter {
                 state.waiters[generation, default: []].append(waiter)
             }
-            register?(&state)
+            // Non-escaping, like `transition`: what they capture is not boxed, so a call that does
+            // nothing allocates nothing.
+            register(&state)
             guard !effects.isEmpty else { return generation }
             updateGate(state.machine)
             if effects.cancelsRetry || effects.scheduleRetry != nil {
