@@ -42,12 +42,28 @@ extension LockedState where State == Void {
     }
 }
 
-/// The heap storage of ``LockedState``: the state as the header, one mutex as the element.
+/// The header of ``LockStorage``: the state, then one byte that gives it an address of its own.
+///
+/// A state of no size (a lock that guards `Void`) would otherwise sit at the mutex's address, and
+/// Thread Sanitizer would see the access to the state inside the lock race with the atomic accesses
+/// `pthread_mutex_lock` makes to the mutex from a thread still waiting for it.
 @usableFromInline
-package final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
+package struct LockHeader<State> {
+    @usableFromInline var state: State
+    @usableFromInline let separator: UInt8 = 0
+
+    @inlinable
+    init(_ state: State) {
+        self.state = state
+    }
+}
+
+/// The heap storage of ``LockedState``: the state in the header, one mutex as the element.
+@usableFromInline
+package final class LockStorage<State>: ManagedBuffer<LockHeader<State>, pthread_mutex_t> {
     @inlinable
     static func make(_ initial: State) -> LockStorage<State> {
-        let buffer = Self.create(minimumCapacity: 1) { _ in initial }
+        let buffer = Self.create(minimumCapacity: 1) { _ in LockHeader(initial) }
         let storage = unsafeDowncast(buffer, to: LockStorage<State>.self)
         storage.withUnsafeMutablePointerToElements { mutex in
             var attributes = pthread_mutexattr_t()
@@ -64,14 +80,14 @@ package final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
 
     @inlinable
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try withUnsafeMutablePointers { state, mutex in
+        try withUnsafeMutablePointers { header, mutex in
             let locked = pthread_mutex_lock(mutex)
             assert(locked == 0, "pthread_mutex_lock failed with \(locked): a lock was taken twice on one thread")
             defer {
                 let unlocked = pthread_mutex_unlock(mutex)
                 assert(unlocked == 0, "pthread_mutex_unlock failed with \(unlocked)")
             }
-            return try body(&state.pointee)
+            return try body(&header.pointee.state)
         }
     }
 
