@@ -163,6 +163,12 @@ public final class Paginator<
     ///     the thread that caused them (the caller's, or the thread a response arrived on).
     ///   - policy: Timeouts, the cap on pages that add nothing, and automatic retries; see
     ///     ``PagingPolicy``.
+    ///   - maxPages: When given, the most pages the list keeps: after a page is applied, whole pages
+    ///     are dropped at the end farther from the row last passed to ``preload(index:)``, never a page
+    ///     within `prefetchDistance` rows of it, and never while fewer than three are loaded. Scrolling
+    ///     back reloads a dropped page with the key it was loaded with. It must hold one page and both
+    ///     prefetch windows (`maxPages * pageSize >= pageSize + 2 * prefetchDistance`): a programmer
+    ///     error traps, naming `maxPages`.
     public init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int? = nil,
@@ -171,7 +177,8 @@ public final class Paginator<
         prefetchDistance: Int? = nil,
         deduplication: Deduplication<Item>? = nil,
         deliveringOn scheduler: (any Scheduler)? = nil,
-        policy: PagingPolicy = .default
+        policy: PagingPolicy = .default,
+        maxPages: Int? = nil
     ) {
         guard let pageSize = pageSize ?? (source.ignoresPageSize ? 1 : nil) else {
             fatalError("Paginator: pageSize is required for this page model (only a single load needs none)")
@@ -184,9 +191,16 @@ public final class Paginator<
             fatalError("Paginator: prefetchDistance must not be negative, got \(distance)")
         }
         self.prefetchDistance = distance
+        let bound = maxPages.map { MemoryBound(maxPages: $0, keptDistance: distance) }
+        if let maxPages, maxPages < 1 || maxPages * pageSize < pageSize + 2 * distance {
+            fatalError(
+                "Paginator: maxPages must hold one page and both prefetch windows (maxPages * pageSize >= "
+                    + "pageSize + 2 * prefetchDistance), got maxPages \(maxPages), pageSize \(pageSize), "
+                    + "prefetchDistance \(distance)")
+        }
         engine = PagingEngine(
             source: source, pageSize: pageSize, query: query, initialKey: initialKey,
-            identity: deduplication?.identify, deliveryScheduler: scheduler, policy: policy)
+            identity: deduplication?.identify, deliveryScheduler: scheduler, policy: policy, bound: bound)
     }
 
     deinit {
@@ -278,7 +292,7 @@ public final class Paginator<
     /// - Complexity: O(1) when it does nothing.
     @inlinable
     public func preload(index: Int) {
-        guard engine.gate.allowsPreload(index: index, distance: prefetchDistance) else { return }
+        guard engine.isBounded || engine.gate.allowsPreload(index: index, distance: prefetchDistance) else { return }
         engine.preload(index: index, distance: prefetchDistance)
     }
 
@@ -330,6 +344,7 @@ extension Paginator where Query == Void {
     ///   - deduplication: Drops items already loaded when given.
     ///   - scheduler: Delivers every notification on it when given.
     ///   - policy: Timeouts, the cap on pages that add nothing, and automatic retries.
+    ///   - maxPages: The most pages the list keeps, dropping those far from the row shown.
     public convenience init(
         source: PageSource<Item, Key, Void, Metadata, Failure>,
         pageSize: Int? = nil,
@@ -337,10 +352,11 @@ extension Paginator where Query == Void {
         prefetchDistance: Int? = nil,
         deduplication: Deduplication<Item>? = nil,
         deliveringOn scheduler: (any Scheduler)? = nil,
-        policy: PagingPolicy = .default
+        policy: PagingPolicy = .default,
+        maxPages: Int? = nil
     ) {
         self.init(
             source: source, pageSize: pageSize, query: (), initialKey: initialKey, prefetchDistance: prefetchDistance,
-            deduplication: deduplication, deliveringOn: scheduler, policy: policy)
+            deduplication: deduplication, deliveringOn: scheduler, policy: policy, maxPages: maxPages)
     }
 }

@@ -51,6 +51,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
     /// What the no-op-able calls may skip without taking the lock.
     @usableFromInline let gate = PagingGate()
+    /// Whether a memory bound drops pages: every `preload(index:)` then records the row shown.
+    @usableFromInline let isBounded: Bool
 
     @usableFromInline
     struct State {
@@ -83,6 +85,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     ///   - deliveryScheduler: When set, publications and first-page outcomes run on it, in order,
     ///     instead of on the thread that caused them.
     ///   - policy: The timeout, no-progress and retry policies.
+    ///   - bound: The memory bound, if any.
     init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int,
@@ -90,15 +93,18 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         initialKey: Key? = nil,
         identity: (@Sendable (Item) -> AnyHashable)?,
         deliveryScheduler: (any Scheduler)?,
-        policy: PagingPolicy = .default
+        policy: PagingPolicy = .default,
+        bound: MemoryBound? = nil
     ) {
         self.source = source
         self.identity = identity
         self.deliveryScheduler = deliveryScheduler
         self.policy = policy
+        isBounded = bound != nil
         let machine = Machine(
             firstKey: initialKey ?? source.firstKey, pageSize: pageSize, query: query,
-            noProgressLimit: policy.noProgressLimit, maxAutoRetries: policy.autoRetry?.maxRetries ?? 0)
+            noProgressLimit: policy.noProgressLimit, maxAutoRetries: policy.autoRetry?.maxRetries ?? 0, bound: bound,
+            identify: identity)
         state = LockedState(State(machine: machine))
         outbox = LockedState(Outbox(query: query))
     }
@@ -335,48 +341,6 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         case .interrupted:
             send { $0.receiveInterrupted(ticket: ticket) }
         }
-    }
-}
-
-/// The load of each direction that an engine started: its ticket and, once its start returned, its
-/// disposable.
-@usableFromInline
-struct RunningLoads {
-    @usableFromInline typealias Entry = (ticket: UInt64, disposable: (any Disposable)?, timer: (any Disposable)?)
-    @usableFromInline var refresh: Entry?
-    @usableFromInline var prepend: Entry?
-    @usableFromInline var append: Entry?
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    subscript(direction: PageDirection) -> Entry? {
-        get {
-            switch direction {
-            case .refresh: refresh
-            case .prepend: prepend
-            case .append: append
-            }
-        }
-        set {
-            switch direction {
-            case .refresh: refresh = newValue
-            case .prepend: prepend = newValue
-            case .append: append = newValue
-            }
-        }
-    }
-
-    /// Disposes every load held, and its timer.
-    @inlinable
-    func disposeAll() {
-        refresh?.timer?.dispose()
-        refresh?.disposable?.dispose()
-        prepend?.timer?.dispose()
-        prepend?.disposable?.dispose()
-        append?.timer?.dispose()
-        append?.disposable?.dispose()
     }
 }
 

@@ -26,7 +26,8 @@ public struct PagingSnapshot<Item: Sendable, Metadata: Sendable, Failure: Error>
     /// It is on from the start of the second page's load while pages are left, but not while a later
     /// page's error waits for `retry()`. A list's footer is ``ListPresentation``'s.
     public var showsNextPageIndicator: Bool
-    /// How many rows were prepended at the top since the list's first page: a row at index `i` of an
+    /// How many rows were prepended at the top since the list's first page, minus those a memory bound
+    /// dropped there (so it is negative once the first page itself was dropped): a row at index `i` of an
     /// earlier snapshot of the same list is at `i + leadingCount - earlier.leadingCount` now.
     public var leadingCount: Int
     /// Why loading stopped at the bottom of the list, or `nil` while it can go on (or goes on).

@@ -101,6 +101,22 @@ struct PageKeyList<Key: Sendable> {
     @inlinable
     mutating func prepend(_ keys: PageKeys<Key>) { front.append(keys) }
 
+    /// Removes the top page's keys.
+    ///
+    /// - Complexity: O(1) when pages were prepended, else O(pages) (a bounded list holds few).
+    @inlinable
+    mutating func removeFirst() -> PageKeys<Key> {
+        front.isEmpty ? back.removeFirst() : front.removeLast()
+    }
+
+    /// Removes the bottom page's keys.
+    ///
+    /// - Complexity: O(1) when pages were appended, else O(pages) (a bounded list holds few).
+    @inlinable
+    mutating func removeLast() -> PageKeys<Key> {
+        back.isEmpty ? front.removeFirst() : back.removeLast()
+    }
+
     @inlinable
     mutating func removeAll() {
         front.removeAll()

@@ -70,14 +70,21 @@ extension PagingMachine {
     /// ``PagingPolicy/noProgressLimit`` is set; a key further on that this list already used is
     /// ``PagingError/repeatedKey`` (following it would loop). Pages that add no row count towards the
     /// no-progress limit: with a limit, such a page is followed at once, by the machine itself.
+    ///
+    /// A page the memory bound dropped earlier is followed by the key remembered for the page beyond it,
+    /// whatever the server says now. With a bound, pages beyond it are dropped in the same update.
     @inlinable
     mutating func applyEdgePage(
         _ page: Page<Item, Key, Metadata>, identities: [AnyHashable]?, at edge: PageDirection, of load: Load,
         _ effects: inout Effects
     ) {
-        let onward = edge == .append ? page.nextKey : page.previousKey
+        let reloadsDropped = edge == .append ? !droppedBelow.isEmpty : !droppedAbove.isEmpty
+        var onward = edge == .append ? page.nextKey : page.previousKey
         var ends = onward == nil || (page.items.isEmpty && noProgressLimit == nil)
-        if !ends, let onward, onward == load.request.key || usedKeys.contains(onward) {
+        if reloadsDropped {
+            onward = edge == .append ? droppedBelow.pop() : droppedAbove.pop()
+            ends = onward == nil
+        } else if !ends, let onward, onward == load.request.key || usedKeys.contains(onward) {
             return fail(edge, with: .repeatedKey, request: load.request, &effects)
         }
         let kept = keep(page.items, identities: identities)
@@ -85,7 +92,7 @@ extension PagingMachine {
         if edge == .append { idlePagesBelow = idle } else { idlePagesAbove = idle }
         setAutoRetryCount(edge, 0)
         var stoppedWithoutProgress = false
-        if !ends, idle > 0, !page.items.isEmpty || noProgressLimit != nil {
+        if !ends, !reloadsDropped, idle > 0, !page.items.isEmpty || noProgressLimit != nil {
             let limit = noProgressLimit ?? PagingPolicy.duplicatePageLimit
             if idle >= limit {
                 ends = true
@@ -95,25 +102,32 @@ extension PagingMachine {
         }
         let previous = snapshot.items
         let keys = PageKeys(key: load.request.key, previousKey: page.previousKey, nextKey: page.nextKey)
+        let old: Range<Int>
         if edge == .append {
             snapshot.items = previous.appending(kept)
             pageKeys.append(keys)
             bottomKey = ends ? nil : onward
-            if !kept.isEmpty { effects.itemsChange = .appended(previous.count..<snapshot.items.count) }
+            old = 0..<previous.count
         } else {
             snapshot.items = previous.prepending(kept)
             pageKeys.prepend(keys)
             topKey = ends ? nil : onward
             snapshot.leadingCount += kept.count
-            if !kept.isEmpty { effects.itemsChange = .inserted(0..<kept.count) }
+            firstPageIndex -= 1
+            old = kept.count..<kept.count + previous.count
         }
         if let onward, !ends { usedKeys.insert(onward) }
-        if effects.itemsChange != nil { effects.previousItems = previous }
         snapshot.total = page.total
         snapshot.metadata = page.metadata
         effects.appliesPage = true
         // With a limit, a page that added nothing is followed at once: no new row would prompt a list to.
         if !ends, !stoppedWithoutProgress, idle > 0, noProgressLimit != nil { startEdgeLoad(edge, &effects) }
+        let dropped = enforceBound(after: edge, &effects)
+        let shown = dropped.top..<previous.count + kept.count - dropped.bottom
+        if let change = Self.change(from: old, to: shown) {
+            effects.itemsChange = change
+            effects.previousItems = previous
+        }
         publish(&effects)
     }
 

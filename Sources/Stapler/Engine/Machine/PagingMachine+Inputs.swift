@@ -109,6 +109,7 @@ extension PagingMachine {
         }
         let count = snapshot.items.count
         guard index >= 0, index < count else { return Effects() }
+        recordAccess(row: index)
         var effects = Effects()
         if index <= distance, canLoad(.prepend) { startEdgeLoad(.prepend, &effects) }
         if index >= count - 1 - distance, canLoad(.append) { startEdgeLoad(.append, &effects) }
@@ -230,22 +231,18 @@ extension PagingMachine {
         var following: Key?
         if edge == .append {
             key = bottomKey.unsafelyUnwrapped
-            index = pageKeys.back.count
+            index = firstPageIndex + pageKeys.count
             secondPageRequested = true
             bottomCancelled = false
         } else {
             key = topKey.unsafelyUnwrapped
-            index = -(leadingPages + 1)
+            index = firstPageIndex - 1
             following = pageKeys.first?.key
         }
         let request = Request(
             key: key, pageSize: pageSize, query: listQuery, pageIndex: index, direction: edge, followingKey: following)
         startLoad(request, in: edge, &effects)
     }
-
-    /// How many of the shown pages were prepended.
-    @inlinable
-    var leadingPages: Int { pageKeys.front.count }
 
     /// Puts a new load of `request` in `direction`'s slot, superseding the one there.
     @inlinable

@@ -114,6 +114,7 @@ extension PagingMachine {
         if let bottomKey { usedKeys.insert(bottomKey) }
         snapshot.items = items
         pageKeys = keys
+        forgetDroppedPages()
         hasList = true
         listWasEmpty = listIsEmpty
         listQuery = query

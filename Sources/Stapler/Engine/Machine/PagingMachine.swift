@@ -80,10 +80,26 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     @usableFromInline var blankedList: ShownList?
     /// The failure an automatic retry is scheduled for, if any.
     @usableFromInline var scheduledRetry: (direction: PageDirection, serial: UInt64)?
+    /// The memory bound, if any (see ``enforceBound(after:_:)``).
+    @usableFromInline let bound: MemoryBound?
+    /// The identity items are deduplicated by, if any: a dropped page's items may load again.
+    @usableFromInline let identify: (@Sendable (Item) -> AnyHashable)?
+    /// The keys of the pages the bound dropped above and below the list shown.
+    @usableFromInline var droppedAbove = DroppedPages<Key>()
+    @usableFromInline var droppedBelow = DroppedPages<Key>()
+    /// The row last shown, counted from the opening page's first row (see ``recordAccess(row:)``).
+    @usableFromInline var lastAccessedRow: Int?
+    /// The position of the top page from the list's first page (``PageRequest/pageIndex``).
+    @usableFromInline var firstPageIndex = 0
 
     @inlinable
-    init(firstKey: Key, pageSize: Int, query: Query, noProgressLimit: Int? = nil, maxAutoRetries: Int = 0) {
+    init(
+        firstKey: Key, pageSize: Int, query: Query, noProgressLimit: Int? = nil, maxAutoRetries: Int = 0,
+        bound: MemoryBound? = nil, identify: (@Sendable (Item) -> AnyHashable)? = nil
+    ) {
         openingKey = firstKey
+        self.bound = bound
+        self.identify = identify
         self.noProgressLimit = noProgressLimit
         self.maxAutoRetries = maxAutoRetries
         self.pageSize = pageSize
@@ -230,7 +246,6 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
                 precondition(prependSlot.load == nil && appendSlot.load == nil, "edges load only a shown list")
             }
             precondition(pageKeys.count == snapshot.items.pageCount, "one key record per page")
-            precondition(snapshot.leadingCount >= 0, "counts are never negative")
             snapshot.items.checkInvariants()
         #endif
     }
@@ -262,9 +277,17 @@ extension PagingMachine {
         @usableFromInline let listQuery: Query
         @usableFromInline let total: Int?
         @usableFromInline let metadata: Metadata?
+        @usableFromInline let droppedAbove: DroppedPages<Key>
+        @usableFromInline let droppedBelow: DroppedPages<Key>
+        @usableFromInline let lastAccessedRow: Int?
+        @usableFromInline let firstPageIndex: Int
 
         @inlinable
         init(_ machine: PagingMachine) {
+            droppedAbove = machine.droppedAbove
+            droppedBelow = machine.droppedBelow
+            lastAccessedRow = machine.lastAccessedRow
+            firstPageIndex = machine.firstPageIndex
             items = machine.snapshot.items
             pageKeys = machine.pageKeys
             topKey = machine.topKey
@@ -287,6 +310,7 @@ extension PagingMachine {
         blankedList = shown
         snapshot.items = PagedItems()
         pageKeys = PageKeyList()
+        forgetDroppedPages()
         hasList = false
         snapshot.leadingCount = 0
         snapshot.listSerial &+= 1
@@ -311,6 +335,10 @@ extension PagingMachine {
         snapshot.total = shown.total
         snapshot.metadata = shown.metadata
         snapshot.leadingCount = shown.leadingCount
+        droppedAbove = shown.droppedAbove
+        droppedBelow = shown.droppedBelow
+        lastAccessedRow = shown.lastAccessedRow
+        firstPageIndex = shown.firstPageIndex
         snapshot.listSerial &+= 1
         hasList = true
         effects.itemsChange = .reloaded

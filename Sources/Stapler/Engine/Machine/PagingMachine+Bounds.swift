@@ -1,0 +1,158 @@
+/// A paginator's memory bound: how many pages it keeps, and the rows around the one last shown that
+/// are never dropped.
+@usableFromInline
+struct MemoryBound: Sendable {
+    /// The most pages kept after a page is applied (never fewer than 2).
+    @usableFromInline let maxPages: Int
+    /// How many rows on either side of the row last shown must stay loaded (the prefetch distance).
+    @usableFromInline let keptDistance: Int
+
+    @inlinable
+    init(maxPages: Int, keptDistance: Int) {
+        self.maxPages = maxPages
+        self.keptDistance = keptDistance
+    }
+}
+
+extension PagingMachine {
+    /// Records that row `index` of the current list was shown (``Paginator/preload(index:)``).
+    ///
+    /// The row is kept counted from the opening page's first row, so it keeps pointing at the same
+    /// item while pages are added or dropped at the top.
+    @inlinable
+    mutating func recordAccess(row index: Int) {
+        lastAccessedRow = index - snapshot.leadingCount
+    }
+
+    /// Forgets the dropped pages and the row last shown: a new list replaces the one they belonged to.
+    @inlinable
+    mutating func forgetDroppedPages() {
+        droppedAbove = DroppedPages()
+        droppedBelow = DroppedPages()
+        lastAccessedRow = nil
+        firstPageIndex = 0
+    }
+
+    /// The row last shown, in the current list's indices (it may lie outside the list).
+    @inlinable
+    var accessedRow: Int? {
+        lastAccessedRow.map { $0 + snapshot.leadingCount }
+    }
+
+    /// Drops whole pages at the end farther from the row last shown until the bound holds.
+    ///
+    /// A page holding a row within the kept distance of the row last shown is never dropped, and
+    /// neither is a page while fewer than three are loaded. The dropped end reopens with the dropped
+    /// page's own key, and a load in flight there is disposed (it would attach to a gap).
+    ///
+    /// - Parameters:
+    ///   - edge: Where the page that went over the bound was added; without a row shown, the other end
+    ///     is dropped.
+    ///   - effects: The effects of the transition, which gain the disposal of a load at a dropped end.
+    /// - Returns: How many rows went at the top and at the bottom.
+    @inlinable
+    mutating func enforceBound(after edge: PageDirection, _ effects: inout Effects) -> (top: Int, bottom: Int) {
+        guard let bound else { return (0, 0) }
+        var dropped = (top: 0, bottom: 0)
+        while pageKeys.count > max(bound.maxPages, 2) {
+            let items = snapshot.items
+            let row = accessedRow
+            let dropsTop: Bool
+            if let row {
+                let shown = min(max(row, 0), items.count - 1)
+                let above = shown
+                let below = items.count - 1 - shown
+                dropsTop = above == below ? edge == .append : above > below
+            } else {
+                dropsTop = edge == .append
+            }
+            if dropsTop {
+                let rows = items.items(ofPage: 0).count
+                if let row, row - bound.keptDistance < rows { break }
+                dropFirstPage(rows: rows, &effects)
+                dropped.top += rows
+            } else {
+                let rows = items.items(ofPage: items.pageCount - 1).count
+                if let row, row + bound.keptDistance >= items.count - rows { break }
+                dropLastPage(&effects)
+                dropped.bottom += rows
+            }
+        }
+        return dropped
+    }
+
+    /// Drops the top page (of `rows` rows) and reopens the top with its key.
+    @inlinable
+    mutating func dropFirstPage(rows: Int, _ effects: inout Effects) {
+        let keys = pageKeys.removeFirst()
+        forgetIdentities(of: snapshot.items.items(ofPage: 0))
+        snapshot.items = snapshot.items.droppingFirstPage()
+        droppedAbove.push(keys, edgeKey: topKey)
+        topKey = keys.key
+        snapshot.leadingCount -= rows
+        firstPageIndex += 1
+        idlePagesAbove = 0
+        reopen(.prepend, &effects)
+    }
+
+    /// Drops the bottom page and reopens the bottom with its key.
+    @inlinable
+    mutating func dropLastPage(_ effects: inout Effects) {
+        let keys = pageKeys.removeLast()
+        forgetIdentities(of: snapshot.items.items(ofPage: snapshot.items.pageCount - 1))
+        snapshot.items = snapshot.items.droppingLastPage()
+        droppedBelow.push(keys, edgeKey: bottomKey)
+        bottomKey = keys.key
+        bottomStoppedWithoutProgress = nil
+        idlePagesBelow = 0
+        reopen(.append, &effects)
+    }
+
+    /// Makes `edge` idle after a drop there: its load in flight is disposed and a failure beyond the
+    /// dropped page no longer stands (the next request is the dropped page's).
+    @inlinable
+    mutating func reopen(_ edge: PageDirection, _ effects: inout Effects) {
+        if let load = self[slot: edge].load {
+            effects.cancel(load.ticket, of: edge)
+            effects.end(load.ticket, of: edge, as: .superseded)
+        }
+        if let scheduled = scheduledRetry, scheduled.direction == edge {
+            scheduledRetry = nil
+            effects.cancelsRetry = true
+        }
+        self[slot: edge] = .idle
+        setAutoRetryCount(edge, 0)
+    }
+
+    /// Lets items of a dropped page load again when deduplicating: a reload of the page brings them back.
+    @inlinable
+    mutating func forgetIdentities(of items: ContiguousArray<Item>) {
+        guard let identify, !loadedIdentities.isEmpty else { return }
+        for item in items { loadedIdentities.remove(identify(item)) }
+    }
+
+    /// The change from the rows shown in `old` to those in `new`, two windows over one sequence of rows
+    /// (the rows shown before, with the page just added on one side).
+    @inlinable
+    static func change(from old: Range<Int>, to new: Range<Int>) -> ItemsChange? {
+        func clamped(_ lower: Int, _ upper: Int) -> Range<Int> { lower..<max(lower, upper) }
+        let removedTop = clamped(old.lowerBound, min(old.upperBound, new.lowerBound))
+        let removedBottom = clamped(min(old.upperBound, max(old.lowerBound, new.upperBound)), old.upperBound)
+        let insertedTop = clamped(new.lowerBound, min(new.upperBound, old.lowerBound))
+        let insertedBottom = clamped(min(new.upperBound, max(new.lowerBound, old.upperBound)), new.upperBound)
+        let removals = [removedTop, removedBottom].filter { !$0.isEmpty }.map {
+            $0.lowerBound - old.lowerBound..<$0.upperBound - old.lowerBound
+        }
+        let insertions = [insertedTop, insertedBottom].filter { !$0.isEmpty }.map {
+            $0.lowerBound - new.lowerBound..<$0.upperBound - new.lowerBound
+        }
+        switch (removals.count, insertions.count) {
+        case (0, 0): return nil
+        case (0, 1): return insertedTop.isEmpty ? .appended(insertions[0]) : .inserted(insertions[0])
+        case (1, 0): return .removed(removals[0])
+        default:
+            return .difference(
+                ItemsDifference(removals: removals.flatMap { Array($0) }, insertions: insertions.flatMap { Array($0) }))
+        }
+    }
+}
