@@ -7,7 +7,7 @@ enum ServerError: Error, Equatable {
     case timeout
 }
 
-struct Response: PaginatedResponse, Equatable {
+struct Response: PaginatedResponse, Equatable, Codable {
     let items: [Int]
     let total: Int
 }

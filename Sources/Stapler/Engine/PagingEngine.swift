@@ -103,8 +103,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         isBounded = bound != nil
         let machine = Machine(
             firstKey: initialKey ?? source.firstKey, pageSize: pageSize, query: query,
-            noProgressLimit: policy.noProgressLimit, maxAutoRetries: policy.autoRetry?.maxRetries ?? 0, bound: bound,
-            identify: identity)
+            noProgressLimit: policy.noProgressLimit, maxAutoRetries: policy.autoRetry?.maxRetries ?? 0, bound: bound)
         state = LockedState(State(machine: machine))
         outbox = LockedState(Outbox(query: query))
     }

@@ -19,7 +19,9 @@ extension PageSource {
     ) -> PageSource where Metadata: CursorPageResponse, Key == Metadata.Cursor?, Metadata.Item == Item {
         PageSource(
             firstKey: nil, load: { request in load(request.key, request.pageSize, request.query) },
-            page: { response, _ in cursorPage(response) })
+            page: { response, _ in cursorPage(response) }
+        )
+        .modeled(.cursor)
     }
 
     /// The page of `response`: its cursors are its keys (a pure function).

@@ -17,7 +17,9 @@ extension PageSource where Key == Int {
             firstKey: 0, load: { request in load(request.key, request.pageSize, request.query) },
             page: { response, request in
                 Page(items: response.items, nextKey: response.isExhausted ? nil : request.key + 1, metadata: response)
-            })
+            }
+        )
+        .modeled(.exhaustible)
     }
 
     /// A list that is not paginated: one load gives every item, and the list ends there, at both ends.
@@ -34,6 +36,6 @@ extension PageSource where Key == Int {
             firstKey: 0, load: { request in load(request.query) },
             page: { items, _ in Page(items: items, nextKey: nil, total: items.count) })
         source.ignoresPageSize = true
-        return source
+        return source.modeled(.singleLoad)
     }
 }

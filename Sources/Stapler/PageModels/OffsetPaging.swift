@@ -27,7 +27,9 @@ extension PageSource where Key == Int {
     ) -> PageSource where Metadata: PaginatedResponse, Metadata.Item == Item {
         PageSource(
             firstKey: 0, load: { request in load(request.key, offsetRequestSize(request), request.query) },
-            page: offsetPage)
+            page: offsetPage
+        )
+        .modeled(.offset)
     }
 
     /// How many items the offset model asks for: the page size, cut so that a page loaded above the top

@@ -21,7 +21,9 @@ extension PageSource where Key == PageNumberKey {
         PageSource(
             firstKey: PageNumberKey(page: firstPage, itemsBefore: 0),
             load: { request in load(request.key.page, request.pageSize, request.query) },
-            page: { response, request in numberedPage(response, for: request, firstPage: firstPage) })
+            page: { response, request in numberedPage(response, for: request, firstPage: firstPage) }
+        )
+        .modeled(.pageNumber)
     }
 
     /// The page of `response` for `request`: the next and previous page numbers and the end, per the

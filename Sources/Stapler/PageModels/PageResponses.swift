@@ -51,7 +51,7 @@ public protocol ExhaustiblePageResponse: Sendable {
 }
 
 /// The key of a page-number source: the page number to request, and how many items came before it.
-public struct PageNumberKey: Hashable, Sendable {
+public struct PageNumberKey: Hashable, Sendable, Codable {
     /// The page number, counted from the source's first page number.
     public let page: Int
     /// How many items the pages before this one sent.

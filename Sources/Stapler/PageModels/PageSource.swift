@@ -24,6 +24,8 @@ public struct PageSource<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @usableFromInline let start: @Sendable (PageRequest<Key, Query>, _ sink: Sink) -> any Disposable
     /// Whether the model asks for no page size (a single load): a paginator over it needs none.
     @usableFromInline var ignoresPageSize = false
+    /// The page model this source was made with (a saved list restores onto the same model only).
+    @usableFromInline var model = PageModelKind.custom
 
     @inlinable
     init(firstKey: Key, start: @escaping @Sendable (PageRequest<Key, Query>, _ sink: Sink) -> any Disposable) {
@@ -61,6 +63,22 @@ public struct PageSource<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             load(request).start { event in sink.send(event.paging { page($0, request) }) }
         }
     }
+}
+
+extension PageSource {
+    /// This source, marked as made with the page model `kind`.
+    @inlinable
+    func modeled(_ kind: PageModelKind) -> PageSource {
+        var source = self
+        source.model = kind
+        return source
+    }
+}
+
+/// The page models a source can be made with.
+@usableFromInline
+enum PageModelKind: String, Sendable, Hashable {
+    case offset, pageNumber, cursor, exhaustible, singleLoad, custom
 }
 
 extension Signal.Event {

@@ -13,6 +13,13 @@ struct DroppedPages<Key: Sendable> {
     @inlinable
     init() {}
 
+    /// Dropped pages restored from a saved list: `pages` farthest first, and the edge's key before them.
+    @inlinable
+    init(_ pages: [PageKeys<Key>], edgeKey: Key?) {
+        self.pages = pages
+        self.edgeKey = edgeKey
+    }
+
     @inlinable
     var isEmpty: Bool { pages.isEmpty }
 

@@ -51,7 +51,7 @@ struct PageLoad<Key: Sendable, Query: Sendable> {
     }
 }
 
-/// The keys of one loaded page, as the server sent them.
+/// The keys of one loaded page, as the server sent them, and its rows' identities when deduplicating.
 @usableFromInline
 struct PageKeys<Key: Sendable> {
     /// The key the page was requested with.
@@ -60,12 +60,16 @@ struct PageKeys<Key: Sendable> {
     @usableFromInline let previousKey: Key?
     /// The key of the page after it, `nil` at the bottom.
     @usableFromInline let nextKey: Key?
+    /// The identity of each row of the page, in order, when deduplicating: a dropped page's rows are
+    /// forgotten by them, with no call to the identity under the engine's lock.
+    @usableFromInline var identities: ContiguousArray<AnyHashable>?
 
     @inlinable
-    init(key: Key, previousKey: Key?, nextKey: Key?) {
+    init(key: Key, previousKey: Key?, nextKey: Key?, identities: ContiguousArray<AnyHashable>? = nil) {
         self.key = key
         self.previousKey = previousKey
         self.nextKey = nextKey
+        self.identities = identities
     }
 }
 
@@ -92,7 +96,14 @@ struct PageKeyList<Key: Sendable> {
 
     @inlinable
     subscript(index: Int) -> PageKeys<Key> {
-        index < front.count ? front[front.count - 1 - index] : back[index - front.count]
+        get { index < front.count ? front[front.count - 1 - index] : back[index - front.count] }
+        set {
+            if index < front.count {
+                front[front.count - 1 - index] = newValue
+            } else {
+                back[index - front.count] = newValue
+            }
+        }
     }
 
     @inlinable

@@ -87,7 +87,7 @@ extension PagingMachine {
         } else if !ends, let onward, onward == load.request.key || usedKeys.contains(onward) {
             return fail(edge, with: .repeatedKey, request: load.request, &effects)
         }
-        let kept = keep(page.items, identities: identities)
+        let (kept, keptIdentities) = keep(page.items, identities: identities)
         let idle = kept.isEmpty ? (edge == .append ? idlePagesBelow : idlePagesAbove) + 1 : 0
         if edge == .append { idlePagesBelow = idle } else { idlePagesAbove = idle }
         setAutoRetryCount(edge, 0)
@@ -101,7 +101,8 @@ extension PagingMachine {
             }
         }
         let previous = snapshot.items
-        let keys = PageKeys(key: load.request.key, previousKey: page.previousKey, nextKey: page.nextKey)
+        let keys = PageKeys(
+            key: load.request.key, previousKey: page.previousKey, nextKey: page.nextKey, identities: keptIdentities)
         let old: Range<Int>
         if edge == .append {
             snapshot.items = previous.appending(kept)
@@ -183,15 +184,21 @@ extension PagingMachine {
         return effects
     }
 
-    /// The items of a page minus those already loaded (and repeats within the page), when deduplicating.
+    /// The items of a page minus those already loaded (and repeats within the page), with their
+    /// identities, when deduplicating.
     @inlinable
-    mutating func keep(_ items: [Item], identities: [AnyHashable]?) -> ContiguousArray<Item> {
-        guard let identities else { return ContiguousArray(items) }
+    mutating func keep(
+        _ items: [Item], identities: [AnyHashable]?
+    ) -> (items: ContiguousArray<Item>, identities: ContiguousArray<AnyHashable>?) {
+        guard let identities else { return (ContiguousArray(items), nil) }
         var kept = ContiguousArray<Item>()
+        var keptIdentities = ContiguousArray<AnyHashable>()
         kept.reserveCapacity(items.count)
+        keptIdentities.reserveCapacity(items.count)
         for (item, identity) in zip(items, identities) where loadedIdentities.insert(identity).inserted {
             kept.append(item)
+            keptIdentities.append(identity)
         }
-        return kept
+        return (kept, keptIdentities)
     }
 }

@@ -84,8 +84,8 @@ extension PagingMachine {
     /// Drops the top page (of `rows` rows) and reopens the top with its key.
     @inlinable
     mutating func dropFirstPage(rows: Int, _ effects: inout Effects) {
-        let keys = pageKeys.removeFirst()
-        forgetIdentities(of: snapshot.items.items(ofPage: 0))
+        var keys = pageKeys.removeFirst()
+        forgetIdentities(of: &keys)
         snapshot.items = snapshot.items.droppingFirstPage()
         droppedAbove.push(keys, edgeKey: topKey)
         topKey = keys.key
@@ -98,8 +98,8 @@ extension PagingMachine {
     /// Drops the bottom page and reopens the bottom with its key.
     @inlinable
     mutating func dropLastPage(_ effects: inout Effects) {
-        let keys = pageKeys.removeLast()
-        forgetIdentities(of: snapshot.items.items(ofPage: snapshot.items.pageCount - 1))
+        var keys = pageKeys.removeLast()
+        forgetIdentities(of: &keys)
         snapshot.items = snapshot.items.droppingLastPage()
         droppedBelow.push(keys, edgeKey: bottomKey)
         bottomKey = keys.key
@@ -124,11 +124,13 @@ extension PagingMachine {
         setAutoRetryCount(edge, 0)
     }
 
-    /// Lets items of a dropped page load again when deduplicating: a reload of the page brings them back.
+    /// Lets the rows of a dropped page load again when deduplicating (a reload of the page brings them
+    /// back), and leaves the dropped page's keys without identities.
     @inlinable
-    mutating func forgetIdentities(of items: ContiguousArray<Item>) {
-        guard let identify, !loadedIdentities.isEmpty else { return }
-        for item in items { loadedIdentities.remove(identify(item)) }
+    mutating func forgetIdentities(of page: inout PageKeys<Key>) {
+        guard let identities = page.identities else { return }
+        for identity in identities { loadedIdentities.remove(identity) }
+        page.identities = nil
     }
 
     /// The change from the rows shown in `old` to those in `new`, two windows over one sequence of rows

@@ -53,6 +53,7 @@ extension PagingMachine {
             let (page, start, rows) = pageForInsertion(at: index)
             var edited = rows
             edited.insert(item, at: index - start)
+            if let identity = edit.identity { pageKeys[page].identities?.insert(identity, at: index - start) }
             snapshot.items = items.replacingPage(at: page, with: edited)
             change = .inserted(index..<index + 1)
         case .remove(let index):
@@ -62,7 +63,8 @@ extension PagingMachine {
             }
             let (page, rows, start) = items.locate(item: index)
             var edited = rows
-            edited.remove(at: index - start)
+            let removed = edited.remove(at: index - start)
+            if pageKeys[page].identities?.remove(at: index - start) != nil { removedByEdits.append(removed) }
             snapshot.items = items.replacingPage(at: page, with: edited)
             change = .removed(index..<index + 1)
         case .replace(let index, let item):
@@ -72,6 +74,11 @@ extension PagingMachine {
             }
             let (page, rows, start) = items.locate(item: index)
             var edited = rows
+            if let identity = edit.identity, let replaced = pageKeys[page].identities?[index - start] {
+                pageKeys[page].identities?[index - start] = identity
+                // The replaced row's identity stays loaded; a saved list carries the row for it.
+                if replaced != identity { removedByEdits.append(rows[index - start]) }
+            }
             edited[index - start] = item
             snapshot.items = items.replacingPage(at: page, with: edited)
             change = .updated(index..<index + 1)

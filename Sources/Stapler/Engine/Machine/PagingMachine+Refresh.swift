@@ -97,12 +97,17 @@ extension PagingMachine {
     mutating func commitList(_ pages: [FreshPage], anchor: Int?, _ effects: inout Effects) {
         let previous = snapshot.items
         loadedIdentities = []
+        removedByEdits = []
         usedKeys = []
         var items = PagedItems<Item>()
         var keys = PageKeyList<Key>()
         for fresh in pages {
-            items = items.appending(keep(fresh.page.items, identities: fresh.identities))
-            keys.append(PageKeys(key: fresh.key, previousKey: fresh.page.previousKey, nextKey: fresh.page.nextKey))
+            let (kept, identities) = keep(fresh.page.items, identities: fresh.identities)
+            items = items.appending(kept)
+            keys.append(
+                PageKeys(
+                    key: fresh.key, previousKey: fresh.page.previousKey, nextKey: fresh.page.nextKey,
+                    identities: identities))
             usedKeys.insert(fresh.key)
         }
         let first = pages[0].page

@@ -49,6 +49,9 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     @usableFromInline var usedKeys: Set<Key> = []
     /// The identities of the shown items and of every item removed from the list, when deduplicating.
     @usableFromInline var loadedIdentities: Set<AnyHashable> = []
+    /// The items edits removed (or replaced by an item of another identity), when deduplicating: their
+    /// identities stay loaded, and a saved list carries them.
+    @usableFromInline var removedByEdits: [Item] = []
     @usableFromInline var secondPageRequested = false
     @usableFromInline var lastTicket: UInt64 = 0
     /// What `cancel()` of a refresh goes back to: the refresh slot and the query the refresh left.
@@ -82,8 +85,6 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     @usableFromInline var scheduledRetry: (direction: PageDirection, serial: UInt64)?
     /// The memory bound, if any (see ``enforceBound(after:_:)``).
     @usableFromInline let bound: MemoryBound?
-    /// The identity items are deduplicated by, if any: a dropped page's items may load again.
-    @usableFromInline let identify: (@Sendable (Item) -> AnyHashable)?
     /// The keys of the pages the bound dropped above and below the list shown.
     @usableFromInline var droppedAbove = DroppedPages<Key>()
     @usableFromInline var droppedBelow = DroppedPages<Key>()
@@ -95,11 +96,10 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     @inlinable
     init(
         firstKey: Key, pageSize: Int, query: Query, noProgressLimit: Int? = nil, maxAutoRetries: Int = 0,
-        bound: MemoryBound? = nil, identify: (@Sendable (Item) -> AnyHashable)? = nil
+        bound: MemoryBound? = nil
     ) {
         openingKey = firstKey
         self.bound = bound
-        self.identify = identify
         self.noProgressLimit = noProgressLimit
         self.maxAutoRetries = maxAutoRetries
         self.pageSize = pageSize
@@ -281,9 +281,11 @@ extension PagingMachine {
         @usableFromInline let droppedBelow: DroppedPages<Key>
         @usableFromInline let lastAccessedRow: Int?
         @usableFromInline let firstPageIndex: Int
+        @usableFromInline let removedByEdits: [Item]
 
         @inlinable
         init(_ machine: PagingMachine) {
+            removedByEdits = machine.removedByEdits
             droppedAbove = machine.droppedAbove
             droppedBelow = machine.droppedBelow
             lastAccessedRow = machine.lastAccessedRow
@@ -339,6 +341,7 @@ extension PagingMachine {
         droppedBelow = shown.droppedBelow
         lastAccessedRow = shown.lastAccessedRow
         firstPageIndex = shown.firstPageIndex
+        removedByEdits = shown.removedByEdits
         snapshot.listSerial &+= 1
         hasList = true
         effects.itemsChange = .reloaded

@@ -1,0 +1,25 @@
+extension PagingSavedState {
+    /// Checks that the saved list is one a paginator could have saved: at least one page, each page
+    /// following the one above it (its key is where the page above led, or the page above is where it
+    /// leads up), no key twice, edges that ask for the pages dropped beyond them, no negative total.
+    ///
+    /// - Throws: The ``RestoreError`` of the first check that fails.
+    @inlinable
+    func validate() throws(RestoreError) {
+        guard !pages.isEmpty else { throw .noPages }
+        if let total, total < 0 { throw .invalidTotal(total) }
+        for index in pages.indices.dropFirst() {
+            let above = pages[index - 1].keys
+            let below = pages[index].keys
+            guard above.nextKey == .key(below.key) || below.previousKey == .key(above.key) else {
+                throw .pagesOutOfOrder(index: index)
+            }
+        }
+        var keys = Set<Key>()
+        for key in pages.map(\.keys.key) + droppedAbove.map(\.key) + droppedBelow.map(\.key) {
+            guard keys.insert(key).inserted else { throw .repeatedKey }
+        }
+        if let nearest = droppedAbove.last, topEdge != .key(nearest.key) { throw .droppedPagesDetached }
+        if let nearest = droppedBelow.last, bottomEdge != .key(nearest.key) { throw .droppedPagesDetached }
+    }
+}
