@@ -139,46 +139,21 @@ public final class Paginator<
         engine.signal(.errorsAfterFirstPage) { $0.laterPageError }
     }
 
-    /// Creates a paginator.
+    /// Creates a paginator (the public initialisers document the parameters).
     ///
-    /// - Parameters:
-    ///   - source: The page model and the load closure.
-    ///   - pageSize: How many items to ask for per page; at least 1 (a programmer error traps, naming
-    ///     `pageSize`). Required, except over a single load (`PageSource.singleLoad(load:)`), which asks
-    ///     for no page size.
-    ///   - query: The query of the first generation. A source whose load closure takes a query needs it:
-    ///     without `query:`, Swift picks the initializer for sources with no query, and its error then
-    ///     appears inside your load closure (a `Void` where you use your query), not here.
-    ///   - initialKey: The key of the page the list opens at (a chat's newest page, a timeline's
-    ///     middle); the source's first key when `nil`. ``refresh()`` reloads it.
-    ///   - prefetchDistance: How many rows from either end ``preload(index:)`` starts a page at that end:
-    ///     0 loads when the last (or first) row is displayed. At least 0 (a programmer error traps, naming
-    ///     `prefetchDistance`); defaults to `pageSize / 2`.
-    ///   - deduplication: When given, an item already loaded is dropped from later pages (and repeats
-    ///     within a page); the next key still counts what the server sent. See ``Deduplication``.
-    ///   - scheduler: When given, every notification is delivered on it, in order, and every property
-    ///     takes its new value there, together with its notification: with `QueueScheduler.main`, a UI
-    ///     reads and hears every change on the main queue and never sees a value ahead of its
-    ///     notification. Methods may still be called from any thread. By default notifications run on
-    ///     the thread that caused them (the caller's, or the thread a response arrived on).
-    ///   - policy: Timeouts, the cap on pages that add nothing, and automatic retries; see
-    ///     ``PagingPolicy``.
-    ///   - maxPages: When given, the most pages the list keeps: after a page is applied, whole pages
-    ///     are dropped at the end farther from the row last passed to ``preload(index:)``, never a page
-    ///     within `prefetchDistance` rows of it, and never while fewer than three are loaded. Scrolling
-    ///     back reloads a dropped page with the key it was loaded with. It must hold one page and both
-    ///     prefetch windows (`maxPages * pageSize >= pageSize + 2 * prefetchDistance`): a programmer
-    ///     error traps, naming `maxPages`.
-    public init(
+    /// With `queryCache`, the lists of earlier queries are kept by the identity it gives each query.
+    @usableFromInline
+    init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
-        pageSize: Int? = nil,
+        pageSize: Int?,
         query: Query,
-        initialKey: Key? = nil,
-        prefetchDistance: Int? = nil,
-        deduplication: Deduplication<Item>? = nil,
-        deliveringOn scheduler: (any Scheduler)? = nil,
-        policy: PagingPolicy = .default,
-        maxPages: Int? = nil
+        initialKey: Key?,
+        prefetchDistance: Int?,
+        deduplication: Deduplication<Item>?,
+        deliveringOn scheduler: (any Scheduler)?,
+        policy: PagingPolicy,
+        maxPages: Int?,
+        queryCache: (configuration: QueryCache<Key>, key: @Sendable (Query) -> AnyHashable)?
     ) {
         guard let pageSize = pageSize ?? (source.ignoresPageSize ? 1 : nil) else {
             fatalError("Paginator: pageSize is required for this page model (only a single load needs none)")
@@ -200,7 +175,8 @@ public final class Paginator<
         }
         engine = PagingEngine(
             source: source, pageSize: pageSize, query: query, initialKey: initialKey,
-            identity: deduplication?.identify, deliveryScheduler: scheduler, policy: policy, bound: bound)
+            identity: deduplication?.identify, deliveryScheduler: scheduler, policy: policy, bound: bound,
+            queryCache: queryCache)
     }
 
     deinit {

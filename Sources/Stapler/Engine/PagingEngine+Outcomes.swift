@@ -31,8 +31,9 @@ extension PagingEngine {
     func startRefresh(_ mode: RefreshMode<Key>, query: Query?, waiter: Waiter?) -> LoadOutcome<Failure> {
         var started = false
         let blanking = blanks(for: query)
+        let visit = self.visit(for: query)
         send { machine in
-            let effects = machine.receiveRefresh(mode, query: query, blanking: blanking)
+            let effects = machine.receiveRefresh(mode, query: query, blanking: blanking, visit: visit)
             started = effects.startsLoad
             return effects
         } registering: { state in

@@ -53,6 +53,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @usableFromInline let gate = PagingGate()
     /// Whether a memory bound drops pages: every `preload(index:)` then records the row shown.
     @usableFromInline let isBounded: Bool
+    /// The identity of a query in the query cache, when it is on.
+    @usableFromInline let cacheKey: (@Sendable (Query) -> AnyHashable)?
 
     @usableFromInline
     struct State {
@@ -86,6 +88,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     ///     instead of on the thread that caused them.
     ///   - policy: The timeout, no-progress and retry policies.
     ///   - bound: The memory bound, if any.
+    ///   - queryCache: The cache of earlier queries' lists, if any, and the identity of a query in it.
     init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int,
@@ -94,16 +97,21 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         identity: (@Sendable (Item) -> AnyHashable)?,
         deliveryScheduler: (any Scheduler)?,
         policy: PagingPolicy = .default,
-        bound: MemoryBound? = nil
+        bound: MemoryBound? = nil,
+        queryCache: (configuration: QueryCache<Key>, key: @Sendable (Query) -> AnyHashable)? = nil
     ) {
         self.source = source
         self.identity = identity
         self.deliveryScheduler = deliveryScheduler
         self.policy = policy
         isBounded = bound != nil
-        let machine = Machine(
+        cacheKey = queryCache?.key
+        var machine = Machine(
             firstKey: initialKey ?? source.firstKey, pageSize: pageSize, query: query,
             noProgressLimit: policy.noProgressLimit, maxAutoRetries: policy.autoRetry?.maxRetries ?? 0, bound: bound)
+        if let queryCache {
+            machine.queryCache = Machine.CachedLists(queryCache.configuration, queryKey: queryCache.key(query))
+        }
         state = LockedState(State(machine: machine))
         outbox = LockedState(Outbox(query: query))
     }
@@ -134,7 +142,16 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @discardableResult
     func refresh(_ mode: RefreshMode<Key> = .restart, query: Query?, waiter: Waiter?) -> UInt64 {
         let blanking = blanks(for: query)
-        return send(waiter: waiter) { $0.receiveRefresh(mode, query: query, blanking: blanking) }
+        let visit = self.visit(for: query)
+        return send(waiter: waiter) { $0.receiveRefresh(mode, query: query, blanking: blanking, visit: visit) }
+    }
+
+    /// The visit of `query` for the query cache, when it is on; the query's identity is computed here,
+    /// with no lock held (`hash(into:)` is user code).
+    @inlinable
+    func visit(for query: Query?) -> QueryVisit? {
+        guard let cacheKey, let query else { return nil }
+        return QueryVisit(key: cacheKey(query), now: policy.clock.now)
     }
 
     /// Whether a refresh with `query` blanks the list: with ``PagingPolicy/clearsOnQueryChange``, when

@@ -32,6 +32,9 @@ public struct PagingSnapshot<Item: Sendable, Metadata: Sendable, Failure: Error>
     public var leadingCount: Int
     /// Why loading stopped at the bottom of the list, or `nil` while it can go on (or goes on).
     public var stopReason: StopReason<Failure>?
+    /// Whether the list shown was not loaded in this generation: it came from a ``QueryCache`` or a saved
+    /// state and no refresh has replaced it since (its revalidation may be loading).
+    public var isStale = false
     /// For each direction whose load failed, the serial of that failure (0 otherwise): two snapshots
     /// with the same state and the same serials show the same failures, which are not announced again.
     @usableFromInline var failureSerials: FailureSerials = FailureSerials()

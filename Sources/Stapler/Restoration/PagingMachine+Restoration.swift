@@ -105,6 +105,7 @@ extension PagingMachine {
         snapshot.metadata = saved.metadata
         snapshot.leadingCount = 0
         snapshot.listSerial &+= 1
+        snapshot.isStale = true
         lastAccessedRow = saved.lastShownRow.flatMap { items.indices.contains($0) ? $0 : nil }
         firstPageIndex = saved.firstPageIndex
         if !items.isEmpty {

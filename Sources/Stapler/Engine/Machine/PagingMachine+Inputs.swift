@@ -49,13 +49,29 @@ extension PagingMachine {
         receiveRefresh(.restart, query: newQuery)
     }
 
-    /// Starts a new generation in `mode`; with `blanking`, the list shown is blanked at once (a query
-    /// change with ``PagingPolicy/clearsOnQueryChange``).
+    /// Starts a new generation in `mode`.
+    ///
+    /// With `blanking`, the list shown is blanked at once (a query change with
+    /// ``PagingPolicy/clearsOnQueryChange``). With a ``QueryCache``, `visit` is the new query's: the list shown is kept under its query, and a kept list of the new query is shown at
+    /// once and revalidated with the cache's refresh mode.
     @inlinable
-    mutating func receiveRefresh(_ mode: RefreshMode<Key>, query newQuery: Query?, blanking: Bool = false) -> Effects {
+    mutating func receiveRefresh(
+        _ mode: RefreshMode<Key>, query newQuery: Query?, blanking: Bool = false, visit: QueryVisit? = nil
+    ) -> Effects {
         var effects = Effects()
+        var mode = mode
+        var fromCache = false
+        if let visit, let newQuery {
+            (mode, fromCache) = switchCachedList(to: visit, mode: mode, &effects)
+            if fromCache { query = newQuery }
+        }
         refresh(mode, query: newQuery, &effects)
-        if blanking, effects.startsLoad, hasList, !snapshot.items.isEmpty {
+        if fromCache {
+            // The switch to the kept list stands: cancelling its revalidation keeps it and its query.
+            queryBeforeRefresh = query
+            slotBeforeRefresh = .idle
+        }
+        if blanking, !fromCache, effects.startsLoad, hasList, !snapshot.items.isEmpty {
             blankList(&effects)
             publish(&effects)
         }
@@ -207,6 +223,7 @@ extension PagingMachine {
         refreshSlot = slotBeforeRefresh
         progress = nil
         query = queryBeforeRefresh
+        if let key = queryCache?.queryKeyBeforeRefresh { queryCache?.queryKey = key }
         effects.changesQuery = true
         restoreBlankedList(&effects)
         publish(&effects)

@@ -133,6 +133,8 @@ extension PagingMachine {
         autoRetries = (0, 0, 0)
         snapshot.leadingCount = 0
         snapshot.listSerial &+= 1
+        snapshot.isStale = false
+        if let key = queryCache?.queryKey { queryCache?.shownKey = key }
         snapshot.total = last.total
         snapshot.metadata = last.metadata
         effects.appliesPage = true

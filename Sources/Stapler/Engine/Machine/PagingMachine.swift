@@ -92,6 +92,8 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     @usableFromInline var lastAccessedRow: Int?
     /// The position of the top page from the list's first page (``PageRequest/pageIndex``).
     @usableFromInline var firstPageIndex = 0
+    /// The lists of earlier queries, when a ``QueryCache`` is on.
+    @usableFromInline var queryCache: CachedLists?
 
     @inlinable
     init(
@@ -325,6 +327,12 @@ extension PagingMachine {
     mutating func restoreBlankedList(_ effects: inout Effects) {
         guard let shown = blankedList else { return }
         blankedList = nil
+        show(shown, &effects)
+    }
+
+    /// Shows `shown` in place of the list shown, as one reload.
+    @inlinable
+    mutating func show(_ shown: ShownList, _ effects: inout Effects) {
         effects.previousItems = snapshot.items
         snapshot.items = shown.items
         pageKeys = shown.pageKeys

@@ -1,0 +1,90 @@
+import Reactive
+
+extension PagingMachine {
+    /// The lists of the queries shown before, least recently shown first.
+    @usableFromInline
+    struct CachedLists {
+        @usableFromInline struct Entry {
+            @usableFromInline let key: AnyHashable
+            @usableFromInline let list: ShownList
+            @usableFromInline let openingKey: Key
+            @usableFromInline let savedAt: SchedulerInstant
+
+            @inlinable
+            init(key: AnyHashable, list: ShownList, openingKey: Key, savedAt: SchedulerInstant) {
+                self.key = key
+                self.list = list
+                self.openingKey = openingKey
+                self.savedAt = savedAt
+            }
+        }
+
+        @usableFromInline let configuration: QueryCache<Key>
+        @usableFromInline var entries: [Entry] = []
+        /// The identity of the query of the list shown, once a list is shown.
+        @usableFromInline var shownKey: AnyHashable?
+        /// The identity of the current generation's query, and of the one a cancelled refresh goes back to.
+        @usableFromInline var queryKey: AnyHashable
+        @usableFromInline var queryKeyBeforeRefresh: AnyHashable
+
+        @inlinable
+        init(_ configuration: QueryCache<Key>, queryKey: AnyHashable) {
+            self.configuration = configuration
+            self.queryKey = queryKey
+            queryKeyBeforeRefresh = queryKey
+        }
+
+        /// Keeps `list` as the list of `key`, the most recently shown.
+        @inlinable
+        mutating func keep(_ list: ShownList, openingKey: Key, as key: AnyHashable, at now: SchedulerInstant) {
+            entries.removeAll { $0.key == key }
+            entries.append(Entry(key: key, list: list, openingKey: openingKey, savedAt: now))
+        }
+
+        /// Takes out the list of `key`, if kept and not older than the maximum age.
+        @inlinable
+        mutating func take(_ key: AnyHashable, at now: SchedulerInstant) -> Entry? {
+            guard let index = entries.firstIndex(where: { $0.key == key }) else { return nil }
+            let entry = entries.remove(at: index)
+            if let maxAge = configuration.maxAge, entry.savedAt.duration(to: now) > maxAge { return nil }
+            return entry
+        }
+
+        /// Drops the least recently shown lists beyond the capacity.
+        @inlinable
+        mutating func evictBeyondCapacity() {
+            if entries.count > configuration.capacity { entries.removeFirst(entries.count - configuration.capacity) }
+        }
+    }
+
+    /// Switches the cache to the query of `visit` before a refresh with that query: keeps the list shown
+    /// under its own query and, if the new query's list is kept, shows it at once, stale.
+    ///
+    /// - Returns: How the refresh must reload: the cache's revalidation if the list came from it, else
+    ///   `mode`.
+    @inlinable
+    mutating func switchCachedList(to visit: QueryVisit, mode: RefreshMode<Key>, _ effects: inout Effects)
+        -> (mode: RefreshMode<Key>, fromCache: Bool)
+    {
+        guard var cache = queryCache else { return (mode, false) }
+        if refreshSlot.load == nil { cache.queryKeyBeforeRefresh = cache.queryKey }
+        cache.queryKey = visit.key
+        var result = (mode: mode, fromCache: false)
+        if visit.key != cache.shownKey || !hasList {
+            if hasList, let shownKey = cache.shownKey {
+                cache.keep(ShownList(self), openingKey: openingKey, as: shownKey, at: visit.now)
+            }
+            if let entry = cache.take(visit.key, at: visit.now) {
+                show(entry.list, &effects)
+                openingKey = entry.openingKey
+                cache.shownKey = visit.key
+                cache.queryKeyBeforeRefresh = visit.key
+                snapshot.isStale = true
+                result = (cache.configuration.revalidation, true)
+            }
+        }
+        cache.evictBeyondCapacity()
+        queryCache = cache
+        return result
+    }
+}
