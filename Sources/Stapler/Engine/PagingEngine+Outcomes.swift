@@ -71,6 +71,35 @@ extension PagingEngine {
         return generation != nil || !started.isEmpty ? .started : .ignored(.nothingToDo)
     }
 
+    /// Queues the outcome of an edge load that ended for the calls that await it; under both locks.
+    ///
+    /// A failure that an automatic retry follows (`retrying`) settles nothing: its callers wait for
+    /// the retry, whose load takes them over when it starts.
+    @inlinable
+    func settle(
+        _ ended: (ticket: UInt64, end: LoadEnd)?, of direction: PageDirection, retrying: Bool, in state: inout State,
+        into box: inout Outbox
+    ) {
+        guard let ended, let waiters = state.edgeWaiters.removeValue(forKey: ended.ticket) else { return }
+        if retrying, ended.end == .failed {
+            state.retryWaiters[direction, default: []].append(contentsOf: waiters)
+            return
+        }
+        let outcome = outcome(of: ended.end, in: direction, state)
+        for waiter in waiters { box.deliveries.append(.outcome { waiter(outcome) }) }
+    }
+
+    /// The outcome of a load of `direction` that ended as `end`.
+    @inlinable
+    func outcome(of end: LoadEnd, in direction: PageDirection, _ state: State) -> LoadOutcome<Failure> {
+        switch end {
+        case .loaded: .loaded
+        case .failed: state.machine[slot: direction].error.map { .failed($0) } ?? .loaded
+        case .superseded: .superseded
+        case .cancelled: .cancelled
+        }
+    }
+
     /// Runs `begin` with a callback that resolves the awaiting call; returns the first outcome: the
     /// callback's, `begin`'s own immediate one, or ``LoadOutcome/cancelled`` when the awaiting task is
     /// cancelled (the load goes on: others may share it).

@@ -66,6 +66,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         @usableFromInline var waiters: [UInt64: [Waiter]] = [:]
         /// Callbacks waiting for the end of an edge load, by its ticket.
         @usableFromInline var edgeWaiters: [UInt64: [EdgeWaiter]] = [:]
+        /// Callbacks waiting for the automatic retry scheduled at an edge: its load, when it starts,
+        /// takes them over.
+        @usableFromInline var retryWaiters: [PageDirection: [EdgeWaiter]] = [:]
         /// The timer of the automatic retry scheduled, if any.
         @usableFromInline var retryTimer: (any Disposable)?
 
@@ -122,15 +125,19 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                 state.loads = RunningLoads()
                 state.waiters = [:]
                 state.edgeWaiters = [:]
+                state.retryWaiters = [:]
                 state.retryTimer = nil
             }
-            return (state.loads, state.waiters, state.edgeWaiters, state.retryTimer)
+            return (
+                state.loads, state.waiters, Array(state.edgeWaiters.values) + Array(state.retryWaiters.values),
+                state.retryTimer
+            )
         }
         loads.disposeAll()
         retryTimer?.dispose()
         // Whoever still waits hears that the loads ended with the paginator.
         for waiter in waiters.values.joined() { waiter(.cancelled) }
-        for waiter in edgeWaiters.values.joined() { waiter(.cancelled) }
+        for waiter in edgeWaiters.joined() { waiter(.cancelled) }
     }
 
     // MARK: Inputs
@@ -201,9 +208,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                 state.retryTimer = nil
             }
             retryToSchedule = effects.scheduleRetry
-            if effects.publish || !effects.firstPageOutcomes.isEmpty || effects.endedPrepend != nil
-                || effects.endedAppend != nil
-            {
+            if effects.publish || effects.settlesWaiters {
                 delivers = enqueue(effects, of: &state)
             }
             for direction in PageDirection.allCases {
@@ -219,6 +224,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                     }
                     state.loads[direction] = (load.ticket, nil, nil)
                     if started.0 == nil { started.0 = load } else { started.1 = load }
+                    if let waiting = state.retryWaiters.removeValue(forKey: direction) {
+                        state.edgeWaiters[load.ticket, default: []].append(contentsOf: waiting)
+                    }
                 }
             }
             return generation
@@ -271,29 +279,19 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                     box.deliveries.append(.outcome { waiter(outcome) })
                 }
             }
-            if !state.edgeWaiters.isEmpty {
-                settle(effects.endedPrepend, of: .prepend, in: &state, into: &box)
-                settle(effects.endedAppend, of: .append, in: &state, into: &box)
+            if !state.edgeWaiters.isEmpty || !state.retryWaiters.isEmpty {
+                let retrying = effects.scheduleRetry?.direction
+                settle(effects.endedPrepend, of: .prepend, retrying: retrying == .prepend, in: &state, into: &box)
+                settle(effects.endedAppend, of: .append, retrying: retrying == .append, in: &state, into: &box)
+                if let (direction, end) = effects.abandonedRetry,
+                    let waiters = state.retryWaiters.removeValue(forKey: direction)
+                {
+                    let outcome = outcome(of: end, in: direction, state)
+                    for waiter in waiters { box.deliveries.append(.outcome { waiter(outcome) }) }
+                }
             }
             return box.deliveries.count != queued
         }
-    }
-
-    /// Queues the outcome of an edge load that ended for the calls that await it; under both locks.
-    @inlinable
-    func settle(
-        _ ended: (ticket: UInt64, end: LoadEnd)?, of direction: PageDirection, in state: inout State,
-        into box: inout Outbox
-    ) {
-        guard let ended, let waiters = state.edgeWaiters.removeValue(forKey: ended.ticket) else { return }
-        let outcome: LoadOutcome<Failure> =
-            switch ended.end {
-            case .loaded: .loaded
-            case .failed: state.machine[slot: direction].error.map { .failed($0) } ?? .loaded
-            case .superseded: .superseded
-            case .cancelled: .cancelled
-            }
-        for waiter in waiters { box.deliveries.append(.outcome { waiter(outcome) }) }
     }
 
     /// Starts `load` and records its disposable, or disposes it at once if it was superseded meanwhile.

@@ -57,7 +57,8 @@ extension PagingMachine {
         if direction == .refresh {
             // A blanked list stays blank when its refresh fails: its query is gone.
             blankedList = nil
-            effects.firstPageOutcomes.append((snapshot.generation, .failed(error)))
+            // With an automatic retry to come, the calls awaiting this generation wait for it too.
+            if effects.scheduleRetry == nil { effects.firstPageOutcomes.append((snapshot.generation, .failed(error))) }
         } else {
             effects.laterPageError = error
         }
@@ -130,6 +131,21 @@ extension PagingMachine {
             effects.previousItems = previous
         }
         publish(&effects)
+    }
+
+    /// Drops the automatic retry scheduled, if any: the calls awaiting it end as `end` (a refresh
+    /// supersedes it, `cancel()` cancels it, a drop by the memory bound supersedes an edge's).
+    @inlinable
+    mutating func abandonScheduledRetry(as end: LoadEnd, _ effects: inout Effects) {
+        guard let scheduled = scheduledRetry else { return }
+        scheduledRetry = nil
+        effects.cancelsRetry = true
+        if scheduled.direction == .refresh {
+            let outcome: FirstPageOutcome<Failure> = end == .cancelled ? .cancelled : .superseded
+            effects.firstPageOutcomes.append((snapshot.generation, outcome))
+        } else {
+            effects.abandonedRetry = (scheduled.direction, end)
+        }
     }
 
     /// How many automatic retries `direction` made since its last success or explicit retry.

@@ -116,10 +116,7 @@ extension PagingMachine {
             effects.cancel(load.ticket, of: edge)
             effects.end(load.ticket, of: edge, as: .superseded)
         }
-        if let scheduled = scheduledRetry, scheduled.direction == edge {
-            scheduledRetry = nil
-            effects.cancelsRetry = true
-        }
+        if scheduledRetry?.direction == edge { abandonScheduledRetry(as: .superseded, &effects) }
         self[slot: edge] = .idle
         setAutoRetryCount(edge, 0)
     }

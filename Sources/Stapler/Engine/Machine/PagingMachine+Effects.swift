@@ -35,6 +35,9 @@ extension PagingMachine {
         @usableFromInline var scheduleRetry: (direction: PageDirection, attempt: Int, serial: UInt64)?
         /// Whether a scheduled automatic retry must be cancelled (a refresh, a cancel, an explicit retry).
         @usableFromInline var cancelsRetry = false
+        /// The edge whose scheduled automatic retry was dropped without a load taking its place, and how
+        /// the calls awaiting that edge end.
+        @usableFromInline var abandonedRetry: (direction: PageDirection, end: LoadEnd)?
         /// Set by transitions outside the seed's table (a restored list); skips the transition check.
         @usableFromInline var allowsAnyMove = false
 
@@ -45,6 +48,12 @@ extension PagingMachine {
         var isEmpty: Bool {
             started.isEmpty && cancelledRefresh == nil && cancelledPrepend == nil && cancelledAppend == nil
                 && !publish && firstPageOutcomes.isEmpty && scheduleRetry == nil && !cancelsRetry
+        }
+
+        /// Whether the calls awaiting a load must hear of this transition.
+        @inlinable
+        var settlesWaiters: Bool {
+            !firstPageOutcomes.isEmpty || endedPrepend != nil || endedAppend != nil || abandonedRetry != nil
         }
 
         /// Whether a load starts.

@@ -139,10 +139,17 @@ extension PagingMachine {
     @inlinable
     mutating func receiveRetry() -> Effects {
         var effects = Effects()
-        if scheduledRetry != nil {
-            // An explicit retry runs at once; the automatic one waiting is dropped, and the count restarts.
+        // An explicit retry runs at once; the automatic one waiting is dropped, and the count restarts.
+        let scheduled = scheduledRetry?.direction
+        if scheduled != nil {
             scheduledRetry = nil
             effects.cancelsRetry = true
+        }
+        defer {
+            // The calls awaiting an automatic retry that no load of this retry takes over are superseded.
+            if let scheduled, scheduled != .refresh, !effects.started.contains(scheduled) {
+                effects.abandonedRetry = (scheduled, .superseded)
+            }
         }
         autoRetries = (0, 0, 0)
         switch refreshSlot {
@@ -182,10 +189,7 @@ extension PagingMachine {
     @inlinable
     mutating func receiveCancel(generation: UInt64?) -> Effects {
         var effects = Effects()
-        if generation == nil, scheduledRetry != nil {
-            scheduledRetry = nil
-            effects.cancelsRetry = true
-        }
+        if generation == nil { abandonScheduledRetry(as: .cancelled, &effects) }
         if let generation {
             if generation == snapshot.generation, refreshSlot.load != nil { cancelRefresh(&effects) }
         } else if refreshSlot.load != nil {

@@ -24,6 +24,7 @@ extension PagingMachine {
                 plan = RefreshProgress(goal: .around(rows: minimumCount, anchor: index))
             }
         }
+        abandonScheduledRetry(as: .superseded, &effects)
         if let load = refreshSlot.load {
             effects.cancel(load.ticket, of: .refresh)
             effects.firstPageOutcomes.append((snapshot.generation, .superseded))
@@ -44,10 +45,7 @@ extension PagingMachine {
         }
         snapshot.generation &+= 1
         progress = plan
-        if scheduledRetry != nil || newQuery != nil {
-            scheduledRetry = nil
-            effects.cancelsRetry = true
-        }
+        if newQuery != nil { effects.cancelsRetry = true }
         setAutoRetryCount(.refresh, 0)
         let request = Request(key: key, pageSize: pageSize, query: query, pageIndex: 0, direction: .refresh)
         startLoad(request, in: .refresh, &effects)
