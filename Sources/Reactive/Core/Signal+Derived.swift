@@ -26,7 +26,7 @@ extension Signal {
         // The feed may already have delivered this signal's terminal event (it had terminated, or another
         // thread delivered it meanwhile); the derived signal then ended without a feed to dispose.
         let hasEnded = derived.domain.withLock { _ -> Bool in
-            if case .terminated = derived.phase { return true }
+            if case .terminated = derived.list.phase { return true }
             derived.upstream = feed
             return false
         }

@@ -21,11 +21,11 @@ extension SignalCore {
         var recipient: Unmanaged<AnyObject>?
         var hasMore = false
         domain.withLock { state in
-            guard case .alive = phase else { return }
+            guard list.isAlive else { return }
             sequence = state.deliverySequence
-            cursor = 0
-            recipient = nextValueRecipient(sequence: sequence)
-            hasMore = cursor < observers.count
+            list.rewind()
+            recipient = list.nextValueRecipient(sequence: sequence)
+            hasMore = list.cursor < list.entries.count
         }
         while let handler = recipient {
             Self.typed(handler)._withUnsafeGuaranteedRef { $0.send(event) }
@@ -33,8 +33,8 @@ extension SignalCore {
             // detached since is not looked at again. So if none was left then, none is left now.
             guard hasMore else { return }
             recipient = domain.withLock { _ in
-                defer { hasMore = cursor < observers.count }
-                return nextValueRecipient(sequence: sequence)
+                defer { hasMore = list.cursor < list.entries.count }
+                return list.nextValueRecipient(sequence: sequence)
             }
         }
     }
@@ -52,29 +52,20 @@ extension SignalCore {
     func deliverInlineTerminal(_ event: Event) {
         let sequence = UInt64.max
         let isLive = domain.withLock { _ -> Bool in
-            guard case .alive = phase else { return false }
-            phase = .terminating(sequence: sequence)
-            terminalEvent = event
-            cursor = 0
+            guard list.isAlive else { return false }
+            machine.markTerminating(with: event, sequence: sequence, list: &list)
+            list.rewind()
             return true
         }
         guard isLive else { return }
         var recipient: Unmanaged<AnyObject>?
         var held: AnyObject?
-        var retired: Retired?
+        var retired: Machine.Retired?
         while true {
             let isDone = domain.withLock { _ -> Bool in
-                if let next = nextRecipient(sequence: sequence, isTerminating: true, held: &held) {
-                    recipient = next
-                    return false
-                }
-                // Observers attached meanwhile: look at the whole list once more.
-                cursor = 0
-                if let next = nextRecipient(sequence: sequence, isTerminating: true, held: &held) {
-                    recipient = next
-                    return false
-                }
-                retired = terminate(with: event)
+                recipient = list.nextTerminalRecipient(sequence: sequence, held: &held)
+                guard recipient == nil else { return false }
+                retired = machine.terminate(with: event, list: &list)
                 return true
             }
             if isDone {

@@ -1,4 +1,4 @@
-/// The shared machinery of a signal: its observers, its delivery queue and its status.
+/// The shared machinery of a signal: its observers, its delivery state machine and the loops that run it.
 ///
 /// Delivery is queue-and-drain. The first sender to find the signal idle becomes the drainer: it
 /// delivers its event, then every event queued meanwhile, in FIFO order, and only then marks the
@@ -10,23 +10,22 @@
 /// Before each callout the drainer checks, under the lock, that the observer is still active: that is
 /// what makes "nothing after `dispose()` returns" hold.
 ///
+/// The state lives in two values under the lock: the observer list (``SignalCoreBase/list``) and the
+/// typed ``SignalMachine`` (``machine``), whose transitions this class calls in its critical sections.
 /// The cost of a value is two lock round trips and no reference counting: the lock that accepts an
 /// event also finds its first recipient, and the one after each callout finds the next recipient or
-/// marks the signal idle. The drainer walks the live observer list with a cursor kept under the lock
-/// (a removal before the cursor moves it back), and calls each handler without retaining it: a handler
-/// that is detached while a delivery runs is parked under the lock instead of being released, and the
-/// drainer releases it after its next critical section, when no callout can still be using it.
+/// marks the signal idle. Handlers are called without being retained: a handler that is detached while
+/// a delivery runs is parked under the lock instead of being released, and the drainer releases it after
+/// its next critical section, when no callout can still be using it.
 @usableFromInline
 final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @unchecked Sendable {
     @usableFromInline typealias Event = Signal<Value, Error>.Event
     @usableFromInline typealias Handler = Signal<Value, Error>.Observer
+    @usableFromInline typealias Machine = SignalMachine<Value, Error>
+    @usableFromInline typealias Delivery = Machine.Delivery
 
     // Guarded by `domain`'s lock.
-    @exclusivity(unchecked) @usableFromInline var pending = FIFOQueue<Delivery>()
-    /// The event the signal terminates with, from the moment it is accepted; `nil` while it has not, or
-    /// after a teardown.
-    // Guarded by `domain`'s lock.
-    @exclusivity(unchecked) @usableFromInline var terminalEvent: Event?
+    @exclusivity(unchecked) @usableFromInline var machine = Machine()
 
     @inlinable
     override init(hasOutput: Bool = true, isRun: Bool = false) {
@@ -38,56 +37,11 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
         super.init(derivedFrom: upstream)
     }
 
-    /// Call under the lock: moves to `terminated` with `event`, dropping observers and queued events.
-    ///
-    /// - Returns: What was dropped; the caller releases it after unlocking (see ``Retired``).
-    @inlinable
-    func terminate(with event: Event) -> Retired {
-        phase = .terminated
-        terminalEvent = event
-        let retired = Retired(observers: observers, pending: pending)
-        observers = []
-        pending = FIFOQueue()
-        return retired
-    }
-
     /// `handler` as the signal's observer type, still unretained.
     @inlinable
     static func typed(_ handler: Unmanaged<AnyObject>) -> Unmanaged<Handler> {
         Unmanaged<Handler>.fromOpaque(handler.toOpaque())
     }
-
-    /// Observers and events a critical section let go of, to be released after unlocking: releasing an
-    /// event's value or an observer's handler can run a `deinit`, which is user code and may call back
-    /// into this signal.
-    @usableFromInline
-    struct Retired {
-        @usableFromInline let observers: ContiguousArray<ObserverEntry>
-        @usableFromInline let pending: FIFOQueue<Delivery>
-
-        @inlinable
-        init(observers: ContiguousArray<ObserverEntry>, pending: FIFOQueue<Delivery>) {
-            self.observers = observers
-            self.pending = pending
-        }
-    }
-
-    /// One event on its way: to every observer attached before it was accepted, or to one target.
-    @usableFromInline
-    struct Delivery: Sendable {
-        @usableFromInline var event: Event
-        @usableFromInline var sequence: UInt64
-        @usableFromInline var target: ObserverEntry?
-
-        @inlinable
-        init(event: Event, sequence: UInt64, target: ObserverEntry?) {
-            self.event = event
-            self.sequence = sequence
-            self.target = target
-        }
-    }
-
-    // MARK: Sending
 
     /// Accepts `event` and delivers it, or queues it if a delivery is running.
     @inlinable
@@ -101,7 +55,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
     /// order of change events always agree. `makeEvent` runs even if the signal has terminated; its
     /// event is then dropped.
     ///
-    /// The critical section that accepts the event also finds its first recipient, so delivering a value
+    /// The critical section that accepts a value also finds its first recipient, so delivering a value
     /// to one observer takes two lock round trips: accept, then finish.
     ///
     /// - Returns: Whether the event was accepted (the signal had not terminated).
@@ -112,48 +66,44 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
         var sequence: UInt64 = 0
         var recipient: Unmanaged<Handler>?
         let accepted = try domain.withLock { state -> Bool in
-            guard let accepted = try makeEvent(), case .alive = phase else { return false }
-            state.sequence &+= 1
-            let isTerminating = accepted.isTerminating
-            if isTerminating {
-                phase = .terminating(sequence: state.sequence)
-                terminalEvent = accepted
-            }
-            guard !state.isDelivering else {
-                pending.append(Delivery(event: accepted, sequence: state.sequence, target: nil))
+            guard let made = try makeEvent() else { return false }
+            switch machine.accept(made, for: nil, list: &list, domain: &state) {
+            case .rejected:
+                return false
+            case .queued:
+                return true
+            case .deliver(let number):
+                machine.begin(number, list: &list, domain: &state)
+                if !made.isTerminating {
+                    recipient = list.nextValueRecipient(sequence: number).map(Self.typed)
+                }
+                sequence = number
+                event = made
                 return true
             }
-            state.isDelivering = true
-            sequence = state.sequence
-            state.deliverySequence = sequence
-            if !isTerminating {
-                cursor = 0
-                recipient = nextValueRecipient(sequence: sequence).map(Self.typed)
-            }
-            event = accepted
-            return true
         }
         guard let event else { return accepted }
         guard !event.isTerminating else {
-            drain(Delivery(event: event, sequence: sequence, target: nil), isStarted: false)
+            drain(Delivery(event: event, sequence: sequence, target: nil), isBegun: true)
             return true
         }
         // The value path: each lock round trip after a callout finds the next recipient, or, once every
-        // observer has the value and nothing is queued or parked, marks the signal idle.
+        // observer has the value and nothing is queued or parked, makes the signal idle.
         while let handler = recipient {
             handler._withUnsafeGuaranteedRef { $0.send(event) }
             let isIdle = domain.withLock { state -> Bool in
-                recipient = nextValueRecipient(sequence: sequence).map(Self.typed)
-                guard recipient == nil, pending.isEmpty, state.parked.isEmpty else { return false }
-                state.isDelivering = false
+                recipient = list.nextValueRecipient(sequence: sequence).map(Self.typed)
+                guard recipient == nil, state.parked.isEmpty, machine.queue.isEmpty else { return false }
+                _ = machine.next(domain: &state)
                 return true
             }
             if isIdle {
                 return true
             }
         }
-        // Every observer has the value, and events were queued or handlers parked meanwhile.
-        drain(Delivery(event: event, sequence: sequence, target: nil), isStarted: true)
+        // Every observer has the value, and events were queued or handlers parked meanwhile: the general
+        // loop finishes this delivery and drains the rest.
+        drain(Delivery(event: event, sequence: sequence, target: nil), isBegun: true)
         return true
     }
 
@@ -169,20 +119,16 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
     func stage(_ makeEvent: () throws -> Event?) rethrows -> (accepted: Bool, drain: PendingDrain?) {
         var drain: PendingDrain?
         let accepted = try domain.withLock { state -> Bool in
-            guard let event = try makeEvent(), case .alive = phase else { return false }
-            state.sequence &+= 1
-            if event.isTerminating {
-                phase = .terminating(sequence: state.sequence)
-                terminalEvent = event
-            }
-            let delivery = Delivery(event: event, sequence: state.sequence, target: nil)
-            guard !state.isDelivering else {
-                pending.append(delivery)
+            guard let event = try makeEvent() else { return false }
+            switch machine.accept(event, for: nil, list: &list, domain: &state) {
+            case .rejected:
+                return false
+            case .queued:
+                return true
+            case .deliver(let sequence):
+                drain = PendingDrain(core: self, first: Delivery(event: event, sequence: sequence, target: nil))
                 return true
             }
-            state.isDelivering = true
-            drain = PendingDrain(core: self, first: delivery)
-            return true
         }
         return (accepted, drain)
     }
@@ -204,105 +150,67 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
         /// Call it with no lock held.
         @inlinable
         func run() {
-            core.drain(first, isStarted: false)
+            core.drain(first, isBegun: false)
         }
     }
 
-    /// Delivers `first`, then every queued event, until the queue is empty.
+    /// Delivers `first`, then every queued delivery, until the queue is idle.
     ///
-    /// Only the thread that set `isDelivering` runs this, so deliveries never overlap. Each critical
-    /// section replaces the current event at most once and hands the old one, like parked handlers and
-    /// what a termination drops, to a local that is cleared after unlocking, so no value or handler is
-    /// ever released under the lock.
+    /// Only the drainer runs this (the caller that ``SignalMachine/accept(_:for:list:domain:)`` made the
+    /// drainer), so deliveries never overlap. Each critical section is one step of the machine: the next
+    /// recipient, or the end of the delivery and the start of the next one. It replaces the current
+    /// delivery at most once and hands the old one, like parked handlers and what a termination drops, to
+    /// a local that is cleared after unlocking, so no value or handler is ever released under the lock.
     ///
     /// - Parameters:
     ///   - first: The delivery that made the caller the drainer.
-    ///   - isStarted: Whether the cursor already walks the observers for `first` (the value path of
-    ///     `send(whileLocked:)` hands over to the drain after its last callout); otherwise the walk
-    ///     starts at the first observer.
+    ///   - isBegun: Whether `first` has begun (the value path of `send(whileLocked:)` hands over to the
+    ///     drain after its last callout).
     @inlinable
-    func drain(_ first: __owned Delivery, isStarted: Bool) {
-        // The current delivery, in locals: the value path then copies nothing but the event.
-        var event = first.event
-        var sequence = first.sequence
-        var isTerminating = event.isTerminating
-        var target = first.target
-        var isServed = false
-        var needsCursorReset = !isStarted
+    func drain(_ first: consuming Delivery, isBegun: Bool) {
+        var delivery = consume first
+        var isBegun = isBegun
         var recipient: Unmanaged<AnyObject>?
         var held: AnyObject?
-        var endsLifetime = false
         var parked: ContiguousArray<AnyObject> = []
-        var retiredEvent: Event?
-        var retiredTarget: ObserverEntry?
-        var retiredState: Retired?
+        var finished: Delivery?
+        var retired: Machine.Retired?
         #if DEBUG
             var delivered = 0
         #endif
         while true {
             if let handler = recipient {
-                Self.typed(handler)._withUnsafeGuaranteedRef { $0.send(event) }
+                Self.typed(handler)._withUnsafeGuaranteedRef { $0.send(delivery.event) }
                 recipient = nil
                 held = nil
             }
-            let isDone = domain.withLock { state -> Bool in
+            let isIdle = domain.withLock { state -> Bool in
                 if !state.parked.isEmpty {
                     swap(&parked, &state.parked)
                 }
-                if needsCursorReset {
-                    needsCursorReset = false
-                    cursor = 0
-                    state.deliverySequence = sequence
+                if !isBegun {
+                    isBegun = true
+                    machine.begin(delivery.sequence, list: &list, domain: &state)
                 }
-                if let entry = target {
-                    if !isServed {
-                        isServed = true
-                        if entry.isActive, let handler = entry.handler {
-                            recipient = Unmanaged.passUnretained(handler)
-                            return false
-                        }
-                    }
-                } else {
-                    if let next = nextRecipient(sequence: sequence, isTerminating: isTerminating, held: &held) {
-                        recipient = next
-                        return false
-                    }
-                    if isTerminating, case .terminating = phase {
-                        // Observers attached while the terminal event was being delivered come after the
-                        // cursor, or in the place of served entries before it: look at the whole list again.
-                        cursor = 0
-                        if let next = nextRecipient(sequence: sequence, isTerminating: true, held: &held) {
-                            recipient = next
-                            return false
-                        }
-                        retiredState = terminate(with: event)
-                        endsLifetime = true
-                    }
+                recipient = machine.nextRecipient(of: &delivery, list: &list, held: &held)
+                if recipient != nil {
+                    return false
                 }
-                guard let next = pending.popFirst() else {
-                    state.isDelivering = false
-                    return true
+                if let dropped = machine.finish(delivery, list: &list) {
+                    retired = dropped
                 }
+                guard let next = machine.next(domain: &state) else { return true }
                 #if DEBUG
                     delivered &+= 1
                     if delivered > Self.feedbackLoopLimit {
                         Self.reportFeedbackLoop()
                     }
                 #endif
-                retiredEvent = event
-                retiredTarget = target
-                event = next.event
-                sequence = next.sequence
-                isTerminating = event.isTerminating
-                target = next.target
-                state.deliverySequence = sequence
-                if target == nil {
-                    cursor = 0
-                    recipient = nextRecipient(sequence: sequence, isTerminating: isTerminating, held: &held)
-                    isServed = true
-                } else {
-                    isServed = false
-                }
+                // The finished delivery moves out, to be released after unlocking.
+                finished = next
+                swap(&delivery, &finished!)
+                machine.begin(delivery.sequence, list: &list, domain: &state)
+                recipient = machine.nextRecipient(of: &delivery, list: &list, held: &held)
                 return false
             }
             // Released here, with the lock free. Reading them first keeps the optimiser from ending
@@ -311,84 +219,18 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
                 withExtendedLifetime(parked) {}
                 parked = []
             }
-            if retiredEvent != nil {
-                withExtendedLifetime((retiredEvent, retiredTarget)) {}
-                retiredEvent = nil
-                retiredTarget = nil
+            if finished != nil {
+                withExtendedLifetime(finished) {}
+                finished = nil
             }
-            if isDone {
+            if isIdle {
                 break
             }
         }
-        withExtendedLifetime(retiredState) {}
-        if endsLifetime {
+        if retired != nil {
+            withExtendedLifetime(retired) {}
+            retired = nil
             endLifetime()
         }
-    }
-
-    // MARK: Observing
-
-    /// Attaches `observer`; see `Signal.observe(_:)-(Observer)`.
-    ///
-    /// - Parameters:
-    ///   - observer: Receives the events.
-    ///   - initialEvent: Runs under the lock; the event it returns is delivered to this observer
-    ///     only, before any event accepted later (a property's current value). On a terminated
-    ///     signal it is delivered before the terminal event.
-    /// - Returns: The disposable that detaches the observer.
-    @inlinable
-    func observe(_ observer: Handler, initialEvent: () -> Event? = { nil }) -> any Disposable {
-        attach(observer, initialEvent: initialEvent)
-    }
-
-    /// Attaches `observer` as `observe(_:initialEvent:)` does, and returns its entry.
-    @inlinable
-    func attach(_ observer: Handler, initialEvent: () -> Event? = { nil }) -> ObserverEntry {
-        var late: Event?
-        var lateInitial: Event?
-        var first: Delivery?
-        let entry = ObserverEntry(handler: observer, core: self)
-        domain.withLock { state in
-            switch phase {
-            case .terminated:
-                entry.isActive = false
-                entry.handler = nil
-                // A property whose change signal has ended still has a current value to send first.
-                lateInitial = initialEvent()
-                late = terminalEvent ?? .interrupted
-            case .terminating(let sequence):
-                if let initial = initialEvent(), let terminalEvent {
-                    // The current value must come first, and the drainer may be delivering the terminal
-                    // event already: this observer gets both here, in order, and is never listed.
-                    entry.isActive = false
-                    entry.handler = nil
-                    lateInitial = initial
-                    late = terminalEvent
-                } else {
-                    entry.firstSequence = sequence
-                    observers.append(entry)
-                }
-            case .alive:
-                entry.firstSequence = state.sequence &+ 1
-                observers.append(entry)
-                if let event = initialEvent() {
-                    state.sequence &+= 1
-                    let delivery = Delivery(event: event, sequence: state.sequence, target: entry)
-                    if state.isDelivering {
-                        pending.append(delivery)
-                    } else {
-                        state.isDelivering = true
-                        first = delivery
-                    }
-                }
-            }
-        }
-        if let late {
-            if let lateInitial { observer.send(lateInitial) }
-            observer.send(late)
-        } else if let first {
-            drain(first, isStarted: false)
-        }
-        return entry
     }
 }

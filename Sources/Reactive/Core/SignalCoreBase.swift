@@ -1,9 +1,12 @@
-/// What the drainer of a signal shares with everyone who attaches, detaches or sends, under the lock of
-/// `SignalCoreBase.domain`.
+/// What every signal of one lock domain shares under the lock of `SignalCoreBase.domain`: whether a drainer
+/// runs, the numbering of events, the event being delivered, and the handlers waiting for the drainer to
+/// release them.
+///
+/// A signal and the signals derived from it share one domain (see `SignalCoreBase.init(derivedFrom:)`).
 @usableFromInline
 struct DeliveryState {
-    /// Whether a drainer is delivering.
-    @usableFromInline var isDelivering = false
+    /// Whether a drainer is delivering: the flag of the root signal's ``DrainQueue``.
+    @usableFromInline var isDraining = false
     /// The sequence number of the last accepted event.
     @usableFromInline var sequence: UInt64 = 0
     /// The sequence number of the event the drainer is delivering: the signals derived from this one
@@ -18,27 +21,20 @@ struct DeliveryState {
 }
 
 /// The part of a signal's machinery that does not depend on its types: the lock, the observer list, the
-/// status, and everything detaching and tearing down needs.
+/// phase, and everything detaching and tearing down needs.
 ///
 /// Detaching runs through `any Disposable`, so it cannot be specialised for the signal's types: as generic
 /// code it spent most of its time looking up generic metadata. Keeping it non-generic makes it as cheap
-/// as it looks. `SignalCore` adds the typed part: events, the queue and the delivery loop.
+/// as it looks. `SignalCore` adds the typed part: the delivery state machine and the loops that run it.
 @usableFromInline
 class SignalCoreBase: @unchecked Sendable {
-    /// The lock that guards the delivery state and every `final var` below, and `isActive`, `handler`
-    /// and `firstSequence` of every entry.
+    /// The lock that guards the delivery state, `list`, `upstream`, the core's `machine`, and `isActive`,
+    /// `handler` and `firstSequence` of every entry.
     @usableFromInline final let domain: LockedState<DeliveryState>
 
+    /// The observers, the drainer's cursor among them, and the phase.
     // Guarded by `domain`'s lock.
-    @exclusivity(unchecked) @usableFromInline final var observers: ContiguousArray<ObserverEntry> = []
-    /// The index in `observers` of the next entry the drainer looks at; a removal before it moves it back.
-    // Guarded by `domain`'s lock.
-    @exclusivity(unchecked) @usableFromInline final var cursor = 0
-    // Guarded by `domain`'s lock.
-    @exclusivity(unchecked) @usableFromInline final var phase = Phase.alive
-    /// Whether the ``Signal`` object is still reachable, so that new observers may come.
-    // Guarded by `domain`'s lock.
-    @exclusivity(unchecked) @usableFromInline final var hasOutput: Bool
+    @exclusivity(unchecked) @usableFromInline final var list: ObserverList
 
     /// The observation of the upstream signal that feeds a derived signal (`nil` for any other signal,
     /// and once it ended); disposed when the signal terminates or tears down.
@@ -57,7 +53,7 @@ class SignalCoreBase: @unchecked Sendable {
     @inlinable
     init(hasOutput: Bool, isRun: Bool) {
         domain = LockedState(DeliveryState())
-        self.hasOutput = hasOutput
+        list = ObserverList(hasOutput: hasOutput)
         self.isRun = isRun
         ownLifetime = Lifetime(ender: CompositeDisposable())
     }
@@ -67,7 +63,7 @@ class SignalCoreBase: @unchecked Sendable {
     @inlinable
     init(derivedFrom upstream: SignalCoreBase) {
         domain = upstream.domain
-        hasOutput = true
+        list = ObserverList(hasOutput: true)
         isRun = false
         ownLifetime = nil
     }
@@ -92,51 +88,6 @@ class SignalCoreBase: @unchecked Sendable {
         }
     }
 
-    @usableFromInline
-    enum Phase {
-        case alive
-        /// A terminal event with this sequence number is queued or being delivered.
-        case terminating(sequence: UInt64)
-        /// Terminated by an event, or torn down (late observers then get `interrupted`).
-        case terminated
-    }
-
-    /// The next observer to receive the value with `sequence`, its handler unretained.
-    ///
-    /// Call under the lock. Returns `nil` when every observer has been offered the value. An entry
-    /// that was detached before its turn is skipped, and so is one attached after the value was accepted.
-    @inlinable
-    final func nextValueRecipient(sequence: UInt64) -> Unmanaged<AnyObject>? {
-        while cursor < observers.count {
-            let entry = observers[cursor]
-            cursor &+= 1
-            if entry.isActive && entry.firstSequence <= sequence {
-                // An active entry always has its handler.
-                return Unmanaged.passUnretained(entry.handler.unsafelyUnwrapped)
-            }
-        }
-        return nil
-    }
-
-    /// The next observer to receive the event with `sequence`, its handler unretained.
-    ///
-    /// Call under the lock. Returns `nil` when every observer has been offered the event. An entry that
-    /// receives a terminal event is marked served and lets go of its handler, which moves to `held`: the
-    /// drainer releases it after the callout.
-    @inlinable
-    final func nextRecipient(sequence: UInt64, isTerminating: Bool, held: inout AnyObject?) -> Unmanaged<AnyObject>? {
-        guard isTerminating else { return nextValueRecipient(sequence: sequence) }
-        while cursor < observers.count {
-            let entry = observers[cursor]
-            cursor &+= 1
-            guard entry.isActive && entry.firstSequence <= sequence else { continue }
-            entry.isActive = false
-            held = entry.handler.take()
-            if let held { return Unmanaged.passUnretained(held) }
-        }
-        return nil
-    }
-
     /// Detaches `entry`; tears the signal down if it was the last observer of an unreachable signal.
     @usableFromInline
     final func remove(_ entry: ObserverEntry) {
@@ -144,21 +95,14 @@ class SignalCoreBase: @unchecked Sendable {
         var retired: ContiguousArray<ObserverEntry> = []
         let (released, tearsDown) = domain.withLock { delivery -> (AnyObject?, Bool) in
             guard entry.isActive else { return (nil, false) }
-            entry.isActive = false
-            var released = entry.handler.take()
-            if let index = observers.firstIndex(where: { $0 === entry }) {
-                observers.remove(at: index)
-                if index < cursor {
-                    cursor &-= 1
-                }
-            }
-            if delivery.isDelivering, let handler = released {
+            var released = list.remove(entry)
+            if let handler = released, delivery.isDraining {
                 // A callout may be running this handler unretained: the drainer releases it.
                 delivery.parked.append(handler)
                 released = nil
             }
-            guard observers.isEmpty, !hasOutput, !isRun, case .alive = phase else { return (released, false) }
-            retired = tearDown()
+            guard list.isUnreachable(isRun: isRun) else { return (released, false) }
+            retired = list.terminate()
             return (released, true)
         }
         withExtendedLifetime((released, retired)) {}
@@ -169,13 +113,16 @@ class SignalCoreBase: @unchecked Sendable {
 
     /// Called when the ``Signal`` object is released: with no observer left, nothing can ever observe
     /// the signal again, so it tears down, unless it is the signal of a producer run (see ``isRun``).
+    ///
+    /// A teardown marks the signal terminated (late observers get `interrupted`); events still queued are
+    /// delivered by the running drainer to nobody, and released by it.
     @usableFromInline
     final func outputReleased() {
         var retired: ContiguousArray<ObserverEntry> = []
         let tearsDown = domain.withLock { _ -> Bool in
-            hasOutput = false
-            guard observers.isEmpty, !isRun, case .alive = phase else { return false }
-            retired = tearDown()
+            list.hasOutput = false
+            guard list.isUnreachable(isRun: isRun) else { return false }
+            retired = list.terminate()
             return true
         }
         withExtendedLifetime(retired) {}
@@ -184,26 +131,10 @@ class SignalCoreBase: @unchecked Sendable {
         }
     }
 
-    /// Call under the lock, on a live signal with no observer that nobody can reach: marks it terminated
-    /// (late observers get `interrupted`).
-    ///
-    /// Events still queued are delivered by the running drainer to nobody, and released by it.
-    ///
-    /// - Returns: The observer list it drops, for the caller to release after unlocking.
-    @usableFromInline
-    final func tearDown() -> ContiguousArray<ObserverEntry> {
-        phase = .terminated
-        defer { observers = [] }
-        return observers
-    }
-
     /// Whether the signal has terminated or is delivering its terminal event.
     @inlinable
     final var hasTerminated: Bool {
-        domain.withLock { _ in
-            if case .alive = phase { return false }
-            return true
-        }
+        domain.withLock { _ in !list.isAlive }
     }
 }
 

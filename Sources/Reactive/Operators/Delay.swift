@@ -59,13 +59,16 @@ private final class DelayLine<Value: Sendable, Error: Swift.Error>: Sendable {
     let output: Signal<Value, Error>.Observer
     /// The armed timer; disposed when the delayed signal ends.
     let timer = SerialDisposable()
-    // Guarded by its own lock: the held events and whether a timer (or a drain) is running for them.
+    // Guarded by its own lock: the held events, and whether a timer (or a drain) is running for them.
     private let state = LockedState(State())
 
     private struct State {
-        var head: Entry?
-        var rest = FIFOQueue<Entry>()
+        /// The events waiting behind `head`.
+        var queue = DrainQueue<Entry>()
+        /// Whether a timer (or a drain) is running for the events.
         var isArmed = false
+        /// The event the drain holds until it is due.
+        var head: Entry?
     }
 
     private struct Entry {
@@ -89,13 +92,8 @@ private final class DelayLine<Value: Sendable, Error: Swift.Error>: Sendable {
     func enqueue(_ event: Event) {
         let entry = Entry(due: scheduler.now + interval, event: event)
         let arms = state.withLock { state -> Bool in
-            if state.head == nil {
-                state.head = entry
-            } else {
-                state.rest.append(entry)
-            }
-            guard !state.isArmed else { return false }
-            state.isArmed = true
+            guard state.queue.offer(entry, isDraining: &state.isArmed) else { return false }
+            state.head = entry
             return true
         }
         if arms {
@@ -108,12 +106,12 @@ private final class DelayLine<Value: Sendable, Error: Swift.Error>: Sendable {
         while true {
             let now = scheduler.now
             let step = state.withLock { state -> Step in
-                guard let head = state.head else {
-                    state.isArmed = false
-                    return .idle
+                if state.head == nil {
+                    state.head = state.queue.next(isDraining: &state.isArmed)
                 }
+                guard let head = state.head else { return .idle }
                 guard head.due <= now else { return .wait(head.due - now) }
-                state.head = state.rest.popFirst()
+                state.head = nil
                 return .deliver(head.event)
             }
             switch step {
