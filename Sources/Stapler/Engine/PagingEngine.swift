@@ -23,7 +23,7 @@ import Reactive
 /// group, which it reaches through ``PropertyWriter`` and ``SignalWriter``.
 @usableFromInline
 final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>:
-    PageReceiver, @unchecked Sendable
+    @unchecked Sendable
 {
     @usableFromInline typealias Machine = PagingMachine<Item, Key, Query, Metadata, Failure>
     @usableFromInline typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>
@@ -64,6 +64,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         @usableFromInline var edgeWaiters: [UInt64: [EdgeWaiter]] = [:]
         /// The timer of the automatic retry scheduled, if any.
         @usableFromInline var retryTimer: (any Disposable)?
+        /// What every load's sink hands its events to, made by the first load that starts (see
+        /// ``PagingEngine/pageReceiver(in:)``).
+        @usableFromInline var pageReceiver: PageSink<Item, Key, Metadata, Failure>.Receiver?
 
         @inlinable
         init(machine: Machine) {
@@ -161,6 +164,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         var delivers = false
         var disposed = RunningLoads()
         var started: (Machine.Load?, Machine.Load?) = (nil, nil)
+        var receiver: PageSink<Item, Key, Metadata, Failure>.Receiver?
         var retryToSchedule: (direction: PageDirection, attempt: Int, serial: UInt64)?
         var retryTimer: (any Disposable)?
         let generation = state.withLock { state -> UInt64 in
@@ -197,6 +201,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                     }
                     state.loads[direction] = (load.ticket, nil, nil)
                     if started.0 == nil { started.0 = load } else { started.1 = load }
+                    receiver = pageReceiver(in: &state)
                 }
             }
             return generation
@@ -213,8 +218,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         disposed.disposeAll()
         retryTimer?.dispose()
         if let retry = retryToSchedule { scheduleRetry(retry) }
-        if let load = started.0 { start(load) }
-        if let load = started.1 { start(load) }
+        if let load = started.0, let receiver { start(load, receiver: receiver) }
+        if let load = started.1, let receiver { start(load, receiver: receiver) }
         return generation
     }
 
@@ -279,7 +284,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     /// A load is superseded or answered while it starts when a synchronous source answers inside
     /// `start`. With a load timeout, its timer starts first and goes with the load.
     @inlinable
-    func start(_ load: Machine.Load) {
+    func start(_ load: Machine.Load, receiver: @escaping PageSink<Item, Key, Metadata, Failure>.Receiver) {
         let ticket = load.ticket
         let direction = load.request.direction
         if let timeout = policy.loadTimeout {
@@ -293,7 +298,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             }
             guard isCurrent else { return timer.dispose() }
         }
-        let disposable = source.start(load.request, PageSink(receiver: self, ticket: ticket))
+        let disposable = source.start(load.request, PageSink(receiver: receiver, ticket: ticket))
         let isCurrent = state.withLock { state -> Bool in
             guard state.loads[direction]?.ticket == ticket else { return false }
             state.loads[direction]?.disposable = disposable
@@ -321,6 +326,23 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         replaced?.dispose()
     }
 
+    /// What every load's sink hands its events to: made once, under the state lock, by the first load
+    /// that starts, and kept.
+    ///
+    /// It is made here rather than in the initializer because this method is specialised in the
+    /// client's module: the closure calls the specialised ``receive(_:from:)``, so a page reaches the
+    /// machine with no unspecialised generic code on the way (a conformance of this generic class would
+    /// dispatch to its unspecialised methods). It holds the engine weakly.
+    @inlinable
+    func pageReceiver(in state: inout State) -> PageSink<Item, Key, Metadata, Failure>.Receiver {
+        if let made = state.pageReceiver { return made }
+        let made: PageSink<Item, Key, Metadata, Failure>.Receiver = { [weak self] event, ticket in
+            self?.receive(event, from: ticket)
+        }
+        state.pageReceiver = made
+        return made
+    }
+
     /// Turns an event of the load with `ticket` into a machine input.
     @inlinable
     func receive(_ event: PageEvent, from ticket: UInt64) {
@@ -335,48 +357,6 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         case .interrupted:
             send { $0.receiveInterrupted(ticket: ticket) }
         }
-    }
-}
-
-/// The load of each direction that an engine started: its ticket and, once its start returned, its
-/// disposable.
-@usableFromInline
-struct RunningLoads {
-    @usableFromInline typealias Entry = (ticket: UInt64, disposable: (any Disposable)?, timer: (any Disposable)?)
-    @usableFromInline var refresh: Entry?
-    @usableFromInline var prepend: Entry?
-    @usableFromInline var append: Entry?
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    subscript(direction: PageDirection) -> Entry? {
-        get {
-            switch direction {
-            case .refresh: refresh
-            case .prepend: prepend
-            case .append: append
-            }
-        }
-        set {
-            switch direction {
-            case .refresh: refresh = newValue
-            case .prepend: prepend = newValue
-            case .append: append = newValue
-            }
-        }
-    }
-
-    /// Disposes every load held, and its timer.
-    @inlinable
-    func disposeAll() {
-        refresh?.timer?.dispose()
-        refresh?.disposable?.dispose()
-        prepend?.timer?.dispose()
-        prepend?.disposable?.dispose()
-        append?.timer?.dispose()
-        append?.disposable?.dispose()
     }
 }
 
