@@ -168,7 +168,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         var retryToSchedule: (direction: PageDirection, attempt: Int, serial: UInt64)?
         var retryTimer: (any Disposable)?
         let generation = state.withLock { state -> UInt64 in
-            let effects = transition(&state.machine)
+            var effects = transition(&state.machine)
             let generation = state.machine.snapshot.generation
             if let waiter {
                 state.waiters[generation, default: []].append(waiter)
@@ -186,7 +186,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             if effects.publish || !effects.firstPageOutcomes.isEmpty || effects.endedPrepend != nil
                 || effects.endedAppend != nil
             {
-                delivers = enqueue(effects, of: &state)
+                delivers = enqueue(&effects, of: &state)
             }
             for direction in PageDirection.allCases {
                 if let ticket = effects.cancelled(direction), state.loads[direction]?.ticket == ticket {
@@ -234,17 +234,22 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
     /// Queues the publication and the first-page outcomes of `effects`; called under the state lock.
     ///
+    /// The publication takes the previous items out of `effects` (moved, not copied: a copy of so large a
+    /// generic value goes through its value witnesses).
+    ///
     /// - Returns: Whether anything was queued.
     @inlinable
-    func enqueue(_ effects: Machine.Effects, of state: inout State) -> Bool {
+    func enqueue(_ effects: inout Machine.Effects, of state: inout State) -> Bool {
         outbox.withLock { box -> Bool in
             let queued = box.deliveries.count
             if effects.publish {
+                var previousItems = PagedItems<Item>()
+                swap(&previousItems, &effects.previousItems)
                 box.deliveries.append(
                     .publication(
                         Publication(
                             snapshot: state.machine.snapshot, itemsChange: effects.itemsChange,
-                            previousItems: effects.previousItems, anchorRow: effects.anchor,
+                            previousItems: previousItems, anchorRow: effects.anchor,
                             laterPageError: effects.laterPageError,
                             appliesPage: effects.appliesPage, query: state.machine.query,
                             changesQuery: effects.changesQuery)))
