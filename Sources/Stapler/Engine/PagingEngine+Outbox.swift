@@ -55,26 +55,32 @@ extension PagingEngine {
         }
         guard claimed else { return }
         var retired: Publication?
+        // The publication to compare before staging; kept out of `FlushStep` so that the common steps
+        // move no publication around.
+        var comparing: Publication?
         while true {
             var step = outbox.withLock { box -> FlushStep in
-                guard let delivery = box.deliveries.popFirst() else {
+                // Switched over as it comes off the queue, so the publication is moved out, not copied.
+                switch box.deliveries.popFirst() {
+                case nil:
                     box.isFlushing = false
                     swap(&notifications, &box.spareNotifications)
                     return .done
-                }
-                switch consume delivery {
-                case .publication(let publication):
-                    if identity != nil, publication.itemsChange == .reloaded, !publication.previousItems.isEmpty {
-                        return .compare(publication)
+                case .publication(let publication)?:
+                    if identity != nil,
+                        publication.anchorRow != nil
+                            || (publication.itemsChange == .reloaded && !publication.previousItems.isEmpty)
+                    {
+                        comparing = consume publication
+                        return .compare
                     }
-                    if identity != nil, publication.anchorRow != nil { return .compare(publication) }
-                    retired = stage(publication, into: &box, &notifications)
+                    retired = stage(consume publication, into: &box, &notifications)
                     return .notify
-                case .outcome(let report):
+                case .outcome(let report)?:
                     return .report(report)
                 }
             }
-            if case .compare(var publication) = step, let identity {
+            if case .compare = step, var publication = comparing.take(), let identity {
                 let (old, new) = (publication.previousItems, publication.snapshot.items)
                 if !old.isEmpty {
                     publication.itemsChange = .difference(ItemsDifference(from: old, to: new, by: identity))
@@ -117,7 +123,8 @@ extension PagingEngine {
     @usableFromInline
     enum FlushStep {
         case notify
-        case compare(Publication)
+        /// Compare the publication the flusher took, then stage it.
+        case compare
         case report(@Sendable () -> Void)
         case done
     }

@@ -23,7 +23,7 @@ import Reactive
 /// group, which it reaches through ``PropertyWriter`` and ``SignalWriter``.
 @usableFromInline
 final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>:
-    PageReceiver, @unchecked Sendable
+    @unchecked Sendable
 {
     @usableFromInline typealias Machine = PagingMachine<Item, Key, Query, Metadata, Failure>
     @usableFromInline typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>
@@ -71,6 +71,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         @usableFromInline var retryWaiters: [PageDirection: [EdgeWaiter]] = [:]
         /// The timer of the automatic retry scheduled, if any.
         @usableFromInline var retryTimer: (any Disposable)?
+        /// What every load's sink hands its events to, made by the first load that starts (see
+        /// ``PagingEngine/pageReceiver(in:)``).
+        @usableFromInline var pageReceiver: PageSink<Item, Key, Metadata, Failure>.Receiver?
 
         @inlinable
         init(machine: Machine) {
@@ -153,24 +156,6 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         return send(waiter: waiter) { $0.receiveRefresh(mode, query: query, blanking: blanking, visit: visit) }
     }
 
-    /// The visit of `query` for the query cache, when it is on; the query's identity is computed here,
-    /// with no lock held (`hash(into:)` is user code).
-    @inlinable
-    func visit(for query: Query?) -> QueryVisit? {
-        guard let cacheKey, let query else { return nil }
-        return QueryVisit(key: cacheKey(query), now: policy.clock.now)
-    }
-
-    /// Whether a refresh with `query` blanks the list: with ``PagingPolicy/clearsOnQueryChange``, when
-    /// `query` differs from the current one (by `==` when `Query` is `Equatable`; compared with no lock
-    /// held, since `==` is user code).
-    @inlinable
-    func blanks(for query: Query?) -> Bool {
-        guard policy.clearsOnQueryChange, let query else { return false }
-        let current = state.withLock { $0.machine.query }
-        return !ItemsDifference.contentComparison(of: Query.self)(current, query)
-    }
-
     /// Makes the machine handle an input, by calling its method in `transition`, and runs the effects;
     /// `waiter` hears how the first page of the generation the machine is in afterwards ends.
     ///
@@ -190,10 +175,11 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         var delivers = false
         var disposed = RunningLoads()
         var started: (Machine.Load?, Machine.Load?) = (nil, nil)
+        var receiver: PageSink<Item, Key, Metadata, Failure>.Receiver?
         var retryToSchedule: (direction: PageDirection, attempt: Int, serial: UInt64)?
         var retryTimer: (any Disposable)?
         let generation = state.withLock { state -> UInt64 in
-            let effects = transition(&state.machine)
+            var effects = transition(&state.machine)
             let generation = state.machine.snapshot.generation
             if let waiter {
                 state.waiters[generation, default: []].append(waiter)
@@ -209,7 +195,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             }
             retryToSchedule = effects.scheduleRetry
             if effects.publish || effects.settlesWaiters {
-                delivers = enqueue(effects, of: &state)
+                delivers = enqueue(&effects, of: &state)
             }
             for direction in PageDirection.allCases {
                 if let ticket = effects.cancelled(direction), state.loads[direction]?.ticket == ticket {
@@ -227,6 +213,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                     if let waiting = state.retryWaiters.removeValue(forKey: direction) {
                         state.edgeWaiters[load.ticket, default: []].append(contentsOf: waiting)
                     }
+                    receiver = pageReceiver(in: &state)
                 }
             }
             return generation
@@ -243,8 +230,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         disposed.disposeAll()
         retryTimer?.dispose()
         if let retry = retryToSchedule { scheduleRetry(retry) }
-        if let load = started.0 { start(load) }
-        if let load = started.1 { start(load) }
+        if let load = started.0, let receiver { start(load, receiver: receiver) }
+        if let load = started.1, let receiver { start(load, receiver: receiver) }
         return generation
     }
 
@@ -259,17 +246,22 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
     /// Queues the publication and the first-page outcomes of `effects`; called under the state lock.
     ///
+    /// The publication takes the previous items out of `effects` (moved, not copied: a copy of so large a
+    /// generic value goes through its value witnesses).
+    ///
     /// - Returns: Whether anything was queued.
     @inlinable
-    func enqueue(_ effects: Machine.Effects, of state: inout State) -> Bool {
+    func enqueue(_ effects: inout Machine.Effects, of state: inout State) -> Bool {
         outbox.withLock { box -> Bool in
             let queued = box.deliveries.count
             if effects.publish {
+                var previousItems = PagedItems<Item>()
+                swap(&previousItems, &effects.previousItems)
                 box.deliveries.append(
                     .publication(
                         Publication(
                             snapshot: state.machine.snapshot, itemsChange: effects.itemsChange,
-                            previousItems: effects.previousItems, anchorRow: effects.anchor,
+                            previousItems: previousItems, anchorRow: effects.anchor,
                             laterPageError: effects.laterPageError,
                             appliesPage: effects.appliesPage, query: state.machine.query,
                             changesQuery: effects.changesQuery)))
@@ -299,7 +291,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     /// A load is superseded or answered while it starts when a synchronous source answers inside
     /// `start`. With a load timeout, its timer starts first and goes with the load.
     @inlinable
-    func start(_ load: Machine.Load) {
+    func start(_ load: Machine.Load, receiver: @escaping PageSink<Item, Key, Metadata, Failure>.Receiver) {
         let ticket = load.ticket
         let direction = load.request.direction
         if let timeout = policy.loadTimeout {
@@ -313,7 +305,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             }
             guard isCurrent else { return timer.dispose() }
         }
-        let disposable = source.start(load.request, PageSink(receiver: self, ticket: ticket))
+        let disposable = source.start(load.request, PageSink(receiver: receiver, ticket: ticket))
         let isCurrent = state.withLock { state -> Bool in
             guard state.loads[direction]?.ticket == ticket else { return false }
             state.loads[direction]?.disposable = disposable
@@ -339,6 +331,23 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             return state.retryTimer
         }
         replaced?.dispose()
+    }
+
+    /// What every load's sink hands its events to: made once, under the state lock, by the first load
+    /// that starts, and kept.
+    ///
+    /// It is made here rather than in the initializer because this method is specialised in the
+    /// client's module: the closure calls the specialised ``receive(_:from:)``, so a page reaches the
+    /// machine with no unspecialised generic code on the way (a conformance of this generic class would
+    /// dispatch to its unspecialised methods). It holds the engine weakly.
+    @inlinable
+    func pageReceiver(in state: inout State) -> PageSink<Item, Key, Metadata, Failure>.Receiver {
+        if let made = state.pageReceiver { return made }
+        let made: PageSink<Item, Key, Metadata, Failure>.Receiver = { [weak self] event, ticket in
+            self?.receive(event, from: ticket)
+        }
+        state.pageReceiver = made
+        return made
     }
 
     /// Turns an event of the load with `ticket` into a machine input.

@@ -1,37 +1,33 @@
 import Reactive
 
-/// What receives the events of the loads a page source starts: the paging engine, seen from the page
-/// models' layer, which knows nothing else of it.
-@usableFromInline
-protocol PageReceiver<Item, Key, Metadata, Failure>: AnyObject, Sendable {
-    associatedtype Item: Sendable
-    associatedtype Key: Sendable
-    associatedtype Metadata: Sendable
-    associatedtype Failure: Error
-
-    /// Takes an event of the load with `ticket`.
-    func receive(_ event: Signal<Page<Item, Key, Metadata>, PagingError<Failure>>.Event, from ticket: UInt64)
-}
-
-/// Where a page source delivers the events of one load: the receiver that started it, and the load's
-/// ticket.
+/// Where a page source delivers the events of one load: the receiver of every load of one paginator, and
+/// the load's ticket.
 ///
-/// A value the source's observer captures directly, so a load costs one observer and one closure
-/// context. The receiver is held weakly: a load in flight does not keep a released paginator alive.
+/// The page models' layer knows nothing else of the paging engine. The receiver is a closure the engine
+/// makes once, in code specialised for its item, key and error types, so an event goes from the source to
+/// the engine's state machine without a witness table or generic metadata on the way (a protocol
+/// existential would reach the engine's unspecialised entry points). It holds the engine weakly: a load
+/// in flight does not keep a released paginator alive. A value the source's observer captures directly,
+/// so a load costs one observer and one closure context.
 @usableFromInline
 struct PageSink<Item: Sendable, Key: Sendable, Metadata: Sendable, Failure: Error>: Sendable {
-    @usableFromInline weak var receiver: (any PageReceiver<Item, Key, Metadata, Failure>)?
+    /// An event of a load, as the engine takes it.
+    @usableFromInline typealias Event = Signal<Page<Item, Key, Metadata>, PagingError<Failure>>.Event
+    /// Takes an event of the load with the given ticket; does nothing once the paginator is released.
+    @usableFromInline typealias Receiver = @Sendable (_ event: Event, _ ticket: UInt64) -> Void
+
+    @usableFromInline let receiver: Receiver
     @usableFromInline let ticket: UInt64
 
     @inlinable
-    init(receiver: any PageReceiver<Item, Key, Metadata, Failure>, ticket: UInt64) {
+    init(receiver: @escaping Receiver, ticket: UInt64) {
         self.receiver = receiver
         self.ticket = ticket
     }
 
-    /// Hands an event of the load to the receiver, if it still exists.
+    /// Hands an event of the load to the receiver.
     @inlinable
-    func send(_ event: Signal<Page<Item, Key, Metadata>, PagingError<Failure>>.Event) {
-        receiver?.receive(event, from: ticket)
+    func send(_ event: Event) {
+        receiver(event, ticket)
     }
 }
