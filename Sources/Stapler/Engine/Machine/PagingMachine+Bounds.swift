@@ -139,19 +139,24 @@ extension PagingMachine {
         let removedBottom = clamped(min(old.upperBound, max(old.lowerBound, new.upperBound)), old.upperBound)
         let insertedTop = clamped(new.lowerBound, min(new.upperBound, old.lowerBound))
         let insertedBottom = clamped(min(new.upperBound, max(new.lowerBound, old.upperBound)), new.upperBound)
-        let removals = [removedTop, removedBottom].filter { !$0.isEmpty }.map {
-            $0.lowerBound - old.lowerBound..<$0.upperBound - old.lowerBound
+        func shifted(_ rows: Range<Int>, by start: Int) -> Range<Int> {
+            rows.lowerBound - start..<rows.upperBound - start
         }
-        let insertions = [insertedTop, insertedBottom].filter { !$0.isEmpty }.map {
-            $0.lowerBound - new.lowerBound..<$0.upperBound - new.lowerBound
-        }
-        switch (removals.count, insertions.count) {
-        case (0, 0): return nil
-        case (0, 1): return insertedTop.isEmpty ? .appended(insertions[0]) : .inserted(insertions[0])
-        case (1, 0): return .removed(removals[0])
+        // The cases of a page added at one end, with no drop, build no array.
+        let removes = !removedTop.isEmpty || !removedBottom.isEmpty
+        let inserts = !insertedTop.isEmpty || !insertedBottom.isEmpty
+        switch (removes, inserts) {
+        case (false, false): return nil
+        case (false, true) where insertedTop.isEmpty: return .appended(shifted(insertedBottom, by: new.lowerBound))
+        case (false, true) where insertedBottom.isEmpty: return .inserted(shifted(insertedTop, by: new.lowerBound))
+        case (true, false) where removedTop.isEmpty: return .removed(shifted(removedBottom, by: old.lowerBound))
+        case (true, false) where removedBottom.isEmpty: return .removed(shifted(removedTop, by: old.lowerBound))
         default:
-            return .difference(
-                ItemsDifference(removals: removals.flatMap { Array($0) }, insertions: insertions.flatMap { Array($0) }))
+            let removals =
+                Array(shifted(removedTop, by: old.lowerBound)) + Array(shifted(removedBottom, by: old.lowerBound))
+            let insertions =
+                Array(shifted(insertedTop, by: new.lowerBound)) + Array(shifted(insertedBottom, by: new.lowerBound))
+            return .difference(ItemsDifference(removals: removals, insertions: insertions))
         }
     }
 }
