@@ -7,7 +7,8 @@ import Testing
 /// load next, preload, retry, cancel, release, calls from inside notifications), interleaved with
 /// responses of every shape (bad ones included) to any request, latest or superseded, in random order,
 /// delayed on a `TestScheduler` or not, on random threads, for both the offset and the cursor page
-/// models, with and without deduplication. Each step is checked against ``PagingReference``: the items
+/// models, with and without deduplication, and with a policy (a load timeout and automatic retries on a
+/// `TestScheduler` clock that the sequence moves) and a query cache. Each step is checked against ``PagingReference``: the items
 /// (no duplicate, no stale item), the state, the query, pages, total and end, only legal transitions,
 /// the requests made (keys, no request after the end, never two loads in flight). A failure prints its
 /// seed, its configuration and a shrunk sequence.
@@ -155,12 +156,23 @@ struct ModelBasedTests {
         #expect(Self.run(shrunk, configuration, queues: queues) == nil)
     }
 
+    @Test("the harness catches a reference that ignores load timeouts or the query cache")
+    func harnessCatchesPolicyBugs() throws {
+        let queues = Self.makeQueues()
+        for mutation in [PagingReference.Mutation.ignoresLoadTimeouts, .forgetsCachedLists] {
+            let (shrunk, configuration) = try Self.catches(mutation) { $0.usesPolicies }
+            #expect(Self.run(shrunk, configuration, queues: queues, mutation: mutation) != nil)
+            #expect(shrunk.count <= 10, "\(mutation) shrunk to \(shrunk)")
+            #expect(Self.run(shrunk, configuration, queues: queues) == nil)
+        }
+    }
+
     @Test("every configuration, answer and operation kind occurs in the default run")
     func generatorCoversEverything() {
         var configurations: [String: Int] = [:]
         var kinds: Set<String> = []
         var answers: Set<String> = []
-        for seed in 0..<UInt64(400) {
+        for seed in 0..<UInt64(640) {
             configurations["\(ModelConfiguration(seed: seed))", default: 0] += 1
             for operation in Self.sequence(seed: seed) {
                 switch operation {
@@ -174,14 +186,14 @@ struct ModelBasedTests {
                 }
             }
         }
-        #expect(configurations.count == 16 && configurations.values.allSatisfy { $0 == 25 })
+        #expect(configurations.count == 32 && configurations.values.allSatisfy { $0 == 20 })
         #expect(answers.count == PagingOperation.Answer.allCases.count)
         let expectedKinds: Set<String> = [
             "refresh", "refresh hop", "loadNext", "loadNext hop", "preload", "preload hop", "retry", "retry hop",
             "cancel", "cancel hop", "respond", "respond hop", "respond delayed", "respond hop delayed",
             "reloadAll", "reloadAll hop", "refreshAround", "refreshAround hop", "loadPrevious", "loadPrevious hop",
             "insert", "insert hop", "remove", "remove hop", "replace", "replace hop",
-            "onNextState", "onNextItems", "advance", "run", "release",
+            "onNextState", "onNextItems", "advance", "run", "release", "clock",
         ]
         #expect(kinds == expectedKinds)
     }

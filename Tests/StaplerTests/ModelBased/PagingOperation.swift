@@ -16,25 +16,34 @@ struct ModelConfiguration: Equatable, CustomStringConvertible {
     var delaysDelivery: Bool
     /// `initialKey` at position 10: the list opens mid-way and pages up as well as down.
     var opensMidway: Bool
+    /// A policy on a `TestScheduler` clock (a load timeout, automatic retries with backoff) and a query
+    /// cache; the clock moves by ``PagingOperation/advanceClock(seconds:)``.
+    var usesPolicies: Bool
 
-    /// The configuration of a seed: the four low bits choose, so every run covers all sixteen evenly.
+    /// The configuration of a seed: the five low bits choose, so every run covers all 32 evenly.
     init(seed: UInt64) {
         model = seed & 1 == 0 ? .offset : .cursor
         deduplicates = seed & 2 != 0
         delaysDelivery = seed & 4 != 0
         opensMidway = seed & 8 != 0
+        usesPolicies = seed & 16 != 0
     }
 
-    init(model: PageModel, deduplicates: Bool, delaysDelivery: Bool, opensMidway: Bool = false) {
+    init(
+        model: PageModel, deduplicates: Bool, delaysDelivery: Bool, opensMidway: Bool = false,
+        usesPolicies: Bool = false
+    ) {
         self.model = model
         self.deduplicates = deduplicates
         self.delaysDelivery = delaysDelivery
         self.opensMidway = opensMidway
+        self.usesPolicies = usesPolicies
     }
 
     var description: String {
         let delivery = delaysDelivery ? "TestScheduler delivery" : "synchronous delivery"
         return "\(model), \(deduplicates ? "dedup" : "no dedup"), \(delivery)\(opensMidway ? ", opened mid-way" : "")"
+            + (usesPolicies ? ", timeout, retries and query cache" : "")
     }
 }
 
@@ -58,6 +67,8 @@ enum PagingOperation: Equatable, CustomStringConvertible {
     case advance(ticks: Int)
     /// Runs the delivery scheduler until it has nothing left.
     case runScheduler
+    /// Moves the policy's clock (timeouts and automatic retries) on by `seconds`.
+    case advanceClock(seconds: Int)
     /// Releases the paginator and starts a fresh one.
     case release
 
@@ -127,6 +138,7 @@ enum PagingOperation: Equatable, CustomStringConvertible {
         case .whenItemsChange(let call): return "onNextItems(\(call))"
         case .advance(let ticks): return "advance(\(ticks))"
         case .runScheduler: return "run"
+        case .advanceClock(let seconds): return "clock(+\(seconds)s)"
         case .release: return "release"
         }
     }
@@ -180,7 +192,15 @@ enum PagingOperation: Equatable, CustomStringConvertible {
             return .edit(
                 kinds[Int.random(in: 0..<3, using: &generator)], row: Int.random(in: 0..<30, using: &generator))
         }
-        let roll = Int.random(in: 0..<100, using: &generator)
+        var roll = Int.random(in: 0..<100, using: &generator)
+        if configuration.usesPolicies {
+            if Int.random(in: 0..<8, using: &generator) == 0 {
+                return .advanceClock(seconds: Int.random(in: 1...6, using: &generator))
+            }
+            // Calls from inside a synchronous notification start loads, and so their timers, in an order
+            // that differs from the calls' (the outer load's timer is scheduled after the inner one's).
+            if !configuration.delaysDelivery, (36..<42).contains(roll) { roll = 50 }
+        }
         switch roll {
         case 0..<5: return .call(.refresh(query: query()), queue: queue())
         case 5..<7: return .call(.reloadAll, queue: queue())

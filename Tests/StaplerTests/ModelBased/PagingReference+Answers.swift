@@ -10,9 +10,9 @@ extension PagingReference {
         guard let load = pending.first(where: { $0.serial == serial }) else { return }
         setSlot(load.direction, .idle)
         guard case .page(let pageItems, let pageTotal, let next, let previous) = reply else {
-            return fail(load)
+            return fail(load, retryable: true)
         }
-        if configuration.model == .offset, pageTotal < 0 { return fail(load) }
+        if configuration.model == .offset, pageTotal < 0 { return fail(load, retryable: false) }
         let (nextKey, ends) = Self.nextKey(of: pageItems, at: load.key, total: pageTotal, next: next, configuration)
         let previousKey =
             configuration.model == .offset ? (load.key > 0 ? max(0, load.key - Self.pageSize) : nil) : previous
@@ -22,10 +22,10 @@ extension PagingReference {
             let used = Set(chain?.pages.map(\.key) ?? [])
             let chained = load.step > 0
             if !ends, let nextKey, nextKey == load.key || used.contains(nextKey) {
-                return fail(load)
+                return fail(load, retryable: false)
             }
             if !topEnds, !chained, let previousKey, previousKey == load.key || previousKey == nextKey {
-                return fail(load)
+                return fail(load, retryable: false)
             }
             guard var plan = chain else {
                 return commit(
@@ -37,17 +37,20 @@ extension PagingReference {
             refreshSlot = .loading(
                 self.load(key: nextKey!, query: query, direction: .refresh, step: plan.pages.count))
         case .append:
-            if !ends, let nextKey, nextKey == load.key || usedKeys.contains(nextKey) { return fail(load) }
+            if !ends, let nextKey, nextKey == load.key || usedKeys.contains(nextKey) {
+                return fail(load, retryable: false)
+            }
             let kept = keep(pageItems, fresh: false)
             items += kept
             pageKeys.append(load.key)
             pageRows.append(kept.count)
             self.nextKey = ends ? nil : nextKey
             if let nextKey, !ends { usedKeys.insert(nextKey) }
+            retries[.append] = 0
             total = configuration.model == .offset ? pageTotal : nil
         case .prepend:
             if !topEnds, let previousKey, previousKey == load.key || usedKeys.contains(previousKey) {
-                return fail(load)
+                return fail(load, retryable: false)
             }
             let kept = keep(pageItems, fresh: false)
             items.insert(contentsOf: kept, at: 0)
@@ -56,6 +59,7 @@ extension PagingReference {
             leadingCount += kept.count
             self.previousKey = topEnds ? nil : previousKey
             if let previousKey, !topEnds { usedKeys.insert(previousKey) }
+            retries[.prepend] = 0
             total = configuration.model == .offset ? pageTotal : nil
         }
     }
@@ -72,7 +76,7 @@ extension PagingReference {
         }
     }
 
-    private mutating func setSlot(_ direction: Direction, _ slot: Slot) {
+    mutating func setSlot(_ direction: Direction, _ slot: Slot) {
         switch direction {
         case .refresh: refreshSlot = slot
         case .prepend: prependSlot = slot
@@ -80,8 +84,10 @@ extension PagingReference {
         }
     }
 
-    private mutating func fail(_ load: Load) {
+    /// Leaves `load`'s direction failed; a retryable failure may schedule an automatic retry.
+    mutating func fail(_ load: Load, retryable: Bool) {
         setSlot(load.direction, .failed(load))
+        scheduleRetry(after: load.direction, retryable: retryable)
     }
 
     /// Replaces the list with `pages` (one, or a reload's chain), in one update.
@@ -108,6 +114,7 @@ extension PagingReference {
         hasList = true
         listWasEmpty = pages.allSatisfy(\.items.isEmpty)
         chain = nil
+        retries = [:]
         leadingCount = 0
         listSerial &+= 1
         secondPageRequested = false

@@ -16,6 +16,10 @@ struct PagingReference {
         case appliesStaleResponses
         /// Remembers the identities loaded before a refresh and drops them from the new generation.
         case keepsIdentitiesAcrossRefresh
+        /// Lets a load run past its timeout.
+        case ignoresLoadTimeouts
+        /// Never shows a kept list: going back to a query always starts from an empty cache.
+        case forgetsCachedLists
     }
 
     /// What the server sent for a request.
@@ -27,7 +31,7 @@ struct PagingReference {
     }
 
     /// Where a load goes.
-    enum Direction: Equatable {
+    enum Direction: Hashable {
         case refresh, prepend, append
     }
 
@@ -97,6 +101,15 @@ struct PagingReference {
     var inserted = 0
     /// Every identity ever loaded (for the `keepsIdentitiesAcrossRefresh` mutation only).
     var everLoaded: Set<Int> = []
+    /// With policies: the clock, in seconds, its timers, and the automatic retry state.
+    var now = 0
+    var timers: [ScheduledTimer] = []
+    var timerOrder = 0
+    var failureCount = 0
+    var scheduledRetry: (direction: Direction, failure: Int)?
+    var retries: [Direction: Int] = [:]
+    /// With policies: the kept lists of earlier queries, least recently shown first.
+    var cache: [(query: Int, list: ShownList)] = []
 
     init(configuration: ModelConfiguration, firstSerial: Int, mutation: Mutation? = nil) {
         self.configuration = configuration
@@ -159,6 +172,9 @@ struct PagingReference {
         key: Int, query: Int, direction: Direction, step: Int = 0
     ) -> Load {
         defer { loadsStarted += 1 }
+        if configuration.usesPolicies {
+            schedule(.timeout(serial: firstSerial + loadsStarted), after: Self.loadTimeout)
+        }
         return Load(serial: firstSerial + loadsStarted, key: key, query: query, direction: direction, step: step)
     }
 
@@ -174,6 +190,7 @@ struct PagingReference {
     }
 
     mutating func refresh(query newQuery: Int?, reloadAll: Bool = false, aroundRow: Int? = nil) {
+        let fromCache = newQuery.map { switchCachedList(to: $0) } ?? false
         var key = openingKey
         var plan: Chain?
         if reloadAll, hasList, let top = pageKeys.first {
@@ -190,16 +207,22 @@ struct PagingReference {
             }
             key = pageKeys[page]
         }
+        scheduledRetry = nil
         if case .loading = refreshSlot {
         } else {
-            slotBeforeRefresh = refreshSlot
-            queryBeforeRefresh = query
+            rememberBeforeRefresh()
         }
         prependSlot = .idle
         appendSlot = .idle
         if let newQuery { query = newQuery }
         chain = plan
+        retries[.refresh] = 0
         refreshSlot = .loading(load(key: key, query: query, direction: .refresh))
+        if fromCache {
+            // The switch to the kept list stands: cancelling its revalidation keeps it and its query.
+            rememberBeforeRefresh()
+            slotBeforeRefresh = .idle
+        }
     }
 
     mutating func loadNext() {
@@ -226,6 +249,8 @@ struct PagingReference {
     }
 
     mutating func retry() {
+        scheduledRetry = nil
+        retries = [:]
         switch refreshSlot {
         case .failed(let failed):
             slotBeforeRefresh = refreshSlot
@@ -250,6 +275,7 @@ struct PagingReference {
     }
 
     mutating func cancel() {
+        scheduledRetry = nil
         if case .loading = refreshSlot {
             refreshSlot = slotBeforeRefresh
             query = queryBeforeRefresh

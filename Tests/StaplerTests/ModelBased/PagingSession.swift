@@ -76,15 +76,17 @@ final class PagingSession: Sendable {
     let configuration: ModelConfiguration
     private let mutation: PagingReference.Mutation?
     private let queues: [DispatchQueue]
-    private let requests = Locked<[Request]>([])
+    let requests = Locked<[Request]>([])
     private let reference: Locked<PagingReference>
-    private let subject = Locked<Subject?>(nil)
-    private let scheduler = Locked<TestScheduler?>(nil)
+    let subject = Locked<Subject?>(nil)
+    let scheduler = Locked<TestScheduler?>(nil)
+    /// The clock of the policy's timeouts and retries, when the configuration uses policies.
+    let policyClock = Locked<TestScheduler?>(nil)
     /// What an observer does at the next state or items notification (once).
-    private let stateHook = Locked<(@Sendable () -> Void)?>(nil)
-    private let itemsHook = Locked<(@Sendable () -> Void)?>(nil)
+    let stateHook = Locked<(@Sendable () -> Void)?>(nil)
+    let itemsHook = Locked<(@Sendable () -> Void)?>(nil)
     /// Failures seen by observers (illegal transitions), reported at the next check.
-    private let observedFailures = Locked<[String]>([])
+    let observedFailures = Locked<[String]>([])
 
     init(_ configuration: ModelConfiguration, queues: [DispatchQueue], mutation: PagingReference.Mutation? = nil) {
         self.configuration = configuration
@@ -94,135 +96,17 @@ final class PagingSession: Sendable {
         start()
     }
 
-    /// Creates a fresh paginator (and delivery scheduler).
+    /// Creates a fresh paginator (and delivery scheduler, and policy clock).
     private func start() {
         let scheduler = configuration.delaysDelivery ? TestScheduler() : nil
         self.scheduler.value = scheduler
+        let clock = configuration.usesPolicies ? TestScheduler() : nil
+        policyClock.value = clock
         subject.value =
             switch configuration.model {
-            case .offset: makeOffsetSubject(deliveringOn: scheduler)
-            case .cursor: makeCursorSubject(deliveringOn: scheduler)
+            case .offset: makeOffsetSubject(deliveringOn: scheduler, clock: clock)
+            case .cursor: makeCursorSubject(deliveringOn: scheduler, clock: clock)
             }
-    }
-
-    private func makeOffsetSubject(deliveringOn scheduler: TestScheduler?) -> Subject {
-        let paginator = OffsetPaginator(
-            source: .offset { [requests] offset, size, query in
-                Self.recordedRequest(in: requests, key: offset, query: query, size: size) { items, total, _, _ in
-                    Response(items: items, total: total)
-                }
-            },
-            pageSize: PagingReference.pageSize, query: 0, initialKey: configuration.opensMidway ? 10 : nil,
-            prefetchDistance: PagingReference.prefetchDistance,
-            deduplication: configuration.deduplicates ? .by(\.self) : nil, deliveringOn: scheduler)
-        return subject(for: paginator, key: { $0 })
-    }
-
-    private func makeCursorSubject(deliveringOn scheduler: TestScheduler?) -> Subject {
-        let paginator = CursorPaginator(
-            source: .cursor { [requests] cursor, size, query in
-                let key = cursor.map { Int($0.dropFirst())! } ?? 0
-                return Self.recordedRequest(in: requests, key: key, query: query, size: size) {
-                    items, _, next, previous in
-                    CursorReply(
-                        items: items, nextCursor: next.map { "c\($0)" }, previousCursor: previous.map { "c\($0)" })
-                }
-            },
-            pageSize: PagingReference.pageSize, query: 0, initialKey: configuration.opensMidway ? "c10" : nil,
-            prefetchDistance: PagingReference.prefetchDistance,
-            deduplication: configuration.deduplicates ? .by(\.self) : nil, deliveringOn: scheduler)
-        return subject(for: paginator, key: { $0 == 0 ? nil : "c\($0)" })
-    }
-
-    /// A load whose every run is recorded in `requests`, for the session to answer; `page` makes the
-    /// response of the page model from the items, the total and the next position.
-    private static func recordedRequest<Value>(
-        in requests: Locked<[Request]>, key: Int, query: Int, size: Int,
-        page: @escaping @Sendable ([Int], Int, Int?, Int?) -> Value
-    ) -> SignalProducer<Value, ServerError> {
-        SignalProducer { observer, lifetime in
-            let request = requests.withLock { all in
-                let request = Request(
-                    serial: all.count, key: key, query: query, size: size, observer: observer, page: page)
-                all.append(request)
-                return request
-            }
-            lifetime.observeEnded { request.ended.value = true }
-        }
-    }
-
-    private func subject<Key, Metadata>(
-        for paginator: Paginator<Int, Key, Int, Metadata, ServerError>, key: @escaping @Sendable (Int) -> Key
-    ) -> Subject {
-        // The observers capture the hooks and the failure log, never the paginator or the session.
-        let previous = Locked(paginator.state.value.name)
-        paginator.state.signal.observeValues { [observedFailures, stateHook] state in
-            let from = previous.withLock { value in
-                defer { value = state.name }
-                return value
-            }
-            if !Self.isAllowed(from, state.name) {
-                observedFailures.append("illegal transition \(from) -> \(state.name)")
-            }
-            Self.fire(stateHook)
-        }
-        paginator.updates.observeValues { [itemsHook] _ in Self.fire(itemsHook) }
-        return Subject(
-            object: paginator,
-            refresh: { query in
-                if let query { paginator.refresh(query: query) } else { paginator.refresh() }
-            },
-            refreshInMode: { mode in
-                switch mode {
-                case .reloadAll: paginator.refresh(.reloadAll)
-                case .around(let index, let minimum): paginator.refresh(.around(index: index, minimumCount: minimum))
-                case .open(let at): paginator.refresh(.open(at: key(at)))
-                case .restart: paginator.refresh(.restart)
-                }
-            },
-            loadNext: { paginator.loadNextPage() },
-            loadPrevious: { paginator.loadPreviousPage() },
-            preload: { paginator.preload(index: $0) },
-            seen: {
-                let snapshot = paginator.snapshot.value
-                return (snapshot.leadingCount, snapshot.listSerial)
-            },
-            edit: { kind, row, value in
-                switch kind {
-                case .insert: paginator.insert(value!, at: row)
-                case .remove: paginator.remove(at: row)
-                case .replace: paginator.replace(at: row, with: value!)
-                }
-            },
-            retry: { paginator.retry() },
-            cancel: { paginator.cancel() },
-            observed: {
-                Observed(
-                    items: Array(paginator.items.value), state: paginator.state.value.name,
-                    query: paginator.query.value, pages: paginator.pages.value, total: paginator.total.value,
-                    isEndReached: paginator.isEndReached.value,
-                    loadStates: Self.describe(paginator.loadStates.value))
-            })
-    }
-
-    /// The load states as the reference spells them: `refresh/prepend/append`.
-    private static func describe(_ states: LoadStates<ServerError>) -> String {
-        func describe(_ state: LoadState<ServerError>) -> String {
-            switch state {
-            case .idle(let end): end ? "end" : "idle"
-            case .loading: "loading"
-            case .failed: "failed"
-            }
-        }
-        return [states.refresh, states.prepend, states.append].map(describe).joined(separator: "/")
-    }
-
-    private static func fire(_ hook: Locked<(@Sendable () -> Void)?>) {
-        let action = hook.withLock { action in
-            defer { action = nil }
-            return action
-        }
-        action?()
     }
 
     // MARK: Operations
@@ -252,6 +136,9 @@ final class PagingSession: Sendable {
             scheduler.value?.advance(by: .seconds(ticks))
         case .runScheduler:
             scheduler.value?.run()
+        case .advanceClock(let seconds):
+            reference.withLock { $0.advance(seconds: seconds) }
+            policyClock.value?.advance(by: .seconds(seconds))
         case .release:
             if let failure = release() { return failure }
         }
@@ -440,7 +327,7 @@ final class PagingSession: Sendable {
         "loadingMore->refreshing", "errorLoadingMore->loadingMore", "errorLoadingMore->refreshing",
     ]
 
-    private static func isAllowed(_ from: String, _ to: String) -> Bool {
+    static func isAllowed(_ from: String, _ to: String) -> Bool {
         from == to || allowed.contains("\(from)->\(to)")
     }
 }

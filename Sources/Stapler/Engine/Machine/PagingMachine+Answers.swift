@@ -51,6 +51,10 @@ extension PagingMachine {
         }
         let attempt = autoRetryCount(direction)
         if maxAutoRetries > 0, error.isRetryable, attempt < maxAutoRetries {
+            // One retry waits at a time: another direction's, replaced, leaves its failure standing.
+            if let replaced = scheduledRetry, replaced.direction != direction {
+                abandonScheduledRetry(as: .failed, &effects)
+            }
             scheduledRetry = (direction, failureSerial)
             effects.scheduleRetry = (direction, attempt, failureSerial)
         }
@@ -134,14 +138,20 @@ extension PagingMachine {
     }
 
     /// Drops the automatic retry scheduled, if any: the calls awaiting it end as `end` (a refresh
-    /// supersedes it, `cancel()` cancels it, a drop by the memory bound supersedes an edge's).
+    /// supersedes it, `cancel()` cancels it, a drop by the memory bound supersedes an edge's, and
+    /// another direction's failure that takes the one retry leaves its failure standing).
     @inlinable
     mutating func abandonScheduledRetry(as end: LoadEnd, _ effects: inout Effects) {
         guard let scheduled = scheduledRetry else { return }
         scheduledRetry = nil
         effects.cancelsRetry = true
         if scheduled.direction == .refresh {
-            let outcome: FirstPageOutcome<Failure> = end == .cancelled ? .cancelled : .superseded
+            let outcome: FirstPageOutcome<Failure> =
+                switch (end, refreshSlot.error) {
+                case (.cancelled, _): .cancelled
+                case (.failed, let error?): .failed(error)
+                default: .superseded
+                }
             effects.firstPageOutcomes.append((snapshot.generation, outcome))
         } else {
             effects.abandonedRetry = (scheduled.direction, end)
@@ -177,8 +187,9 @@ extension PagingMachine {
         scheduledRetry = nil
         setAutoRetryCount(direction, autoRetryCount(direction) + 1)
         if direction == .refresh {
-            slotBeforeRefresh = refreshSlot
-            queryBeforeRefresh = query
+            // As an explicit retry of a failed refresh: the edges paging the old rows meanwhile give way.
+            supersedeEdges(&effects)
+            rememberBeforeRefresh()
         } else if refreshSlot.load != nil {
             return effects
         }

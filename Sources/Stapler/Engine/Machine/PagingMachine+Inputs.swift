@@ -66,9 +66,10 @@ extension PagingMachine {
             if fromCache { query = newQuery }
         }
         refresh(mode, query: newQuery, &effects)
+        if let visit, newQuery != nil { queryCache?.queryKey = visit.key }
         if fromCache {
             // The switch to the kept list stands: cancelling its revalidation keeps it and its query.
-            queryBeforeRefresh = query
+            rememberBeforeRefresh()
             slotBeforeRefresh = .idle
         }
         if blanking, !fromCache, effects.startsLoad, hasList, !snapshot.items.isEmpty {
@@ -154,16 +155,8 @@ extension PagingMachine {
         autoRetries = (0, 0, 0)
         switch refreshSlot {
         case .failed(_, let request):
-            for edge in [PageDirection.prepend, .append] {
-                if let ticket = self[slot: edge].load?.ticket {
-                    effects.cancel(ticket, of: edge)
-                    effects.end(ticket, of: edge, as: .superseded)
-                }
-            }
-            prependSlot = .idle
-            appendSlot = .idle
-            slotBeforeRefresh = refreshSlot
-            queryBeforeRefresh = query
+            supersedeEdges(&effects)
+            rememberBeforeRefresh()
             startLoad(request, in: .refresh, &effects)
             publish(&effects)
         case .loading:
@@ -183,6 +176,19 @@ extension PagingMachine {
         }
         checkInvariants()
         return effects
+    }
+
+    /// Disposes the edges' loads in flight and leaves both edges idle: a refresh asked again runs alone.
+    @inlinable
+    mutating func supersedeEdges(_ effects: inout Effects) {
+        for edge in [PageDirection.prepend, .append] {
+            if let ticket = self[slot: edge].load?.ticket {
+                effects.cancel(ticket, of: edge)
+                effects.end(ticket, of: edge, as: .superseded)
+            }
+        }
+        prependSlot = .idle
+        appendSlot = .idle
     }
 
     /// Cancels the loads in flight; see ``Input/cancel(generation:)``.

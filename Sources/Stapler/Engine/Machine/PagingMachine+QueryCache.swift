@@ -57,8 +57,19 @@ extension PagingMachine {
         }
     }
 
-    /// Switches the cache to the query of `visit` before a refresh with that query: keeps the list shown
-    /// under its own query and, if the new query's list is kept, shows it at once, stale.
+    /// Remembers what `cancel()` of the refresh about to start goes back to: the refresh slot, the
+    /// query, and the query's identity in the cache.
+    @inlinable
+    mutating func rememberBeforeRefresh() {
+        slotBeforeRefresh = refreshSlot
+        queryBeforeRefresh = query
+        if let key = queryCache?.queryKey { queryCache?.queryKeyBeforeRefresh = key }
+    }
+
+    /// Switches the cache to the query of `visit` before a refresh with that query.
+    ///
+    /// The list shown is kept under its own query and, if the new query's list is kept, it is shown at
+    /// once, stale. The caller makes `visit`'s query the current one once the refresh has started.
     ///
     /// - Returns: How the refresh must reload: the cache's revalidation if the list came from it, else
     ///   `mode`.
@@ -67,8 +78,6 @@ extension PagingMachine {
         -> (mode: RefreshMode<Key>, fromCache: Bool)
     {
         guard var cache = queryCache else { return (mode, false) }
-        if refreshSlot.load == nil { cache.queryKeyBeforeRefresh = cache.queryKey }
-        cache.queryKey = visit.key
         var result = (mode: mode, fromCache: false)
         if visit.key != cache.shownKey || !hasList {
             if hasList, let shownKey = cache.shownKey {
@@ -78,7 +87,6 @@ extension PagingMachine {
                 show(entry.list, &effects)
                 openingKey = entry.openingKey
                 cache.shownKey = visit.key
-                cache.queryKeyBeforeRefresh = visit.key
                 snapshot.isStale = true
                 result = (cache.configuration.revalidation, true)
             }

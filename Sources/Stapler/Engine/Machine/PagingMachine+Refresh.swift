@@ -29,8 +29,7 @@ extension PagingMachine {
             effects.cancel(load.ticket, of: .refresh)
             effects.firstPageOutcomes.append((snapshot.generation, .superseded))
         } else {
-            slotBeforeRefresh = refreshSlot
-            queryBeforeRefresh = query
+            rememberBeforeRefresh()
         }
         for edge in [PageDirection.prepend, .append] {
             if let load = self[slot: edge].load {

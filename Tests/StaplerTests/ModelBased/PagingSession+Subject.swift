@@ -1,0 +1,152 @@
+import Dispatch
+import Reactive
+import TestSupport
+
+@testable import Stapler
+
+extension PagingSession {
+    /// The policy of a session that uses policies, on `clock`: the reference's timeout and retries.
+    static func policy(on clock: TestScheduler?) -> PagingPolicy {
+        guard let clock else { return .default }
+        let retry = AutoRetry(
+            maxRetries: PagingReference.maxRetries, base: .seconds(1), factor: 2, maxDelay: .seconds(30), jitter: 0)
+        return PagingPolicy(loadTimeout: .seconds(PagingReference.loadTimeout), autoRetry: retry, clock: clock)
+    }
+
+    func makeOffsetSubject(deliveringOn scheduler: TestScheduler?, clock: TestScheduler?) -> Subject {
+        let source = PageSource<Int, Int, Int, Response, ServerError>.offset { [requests] offset, size, query in
+            Self.recordedRequest(in: requests, key: offset, query: query, size: size) { items, total, _, _ in
+                Response(items: items, total: total)
+            }
+        }
+        let (initialKey, deduplication) = (configuration.opensMidway ? 10 : nil, configuration.deduplicates)
+        let paginator =
+            clock == nil
+            ? OffsetPaginator(
+                source: source, pageSize: PagingReference.pageSize, query: 0, initialKey: initialKey,
+                prefetchDistance: PagingReference.prefetchDistance, deduplication: deduplication ? .by(\.self) : nil,
+                deliveringOn: scheduler)
+            : OffsetPaginator(
+                source: source, pageSize: PagingReference.pageSize, query: 0, initialKey: initialKey,
+                prefetchDistance: PagingReference.prefetchDistance, deduplication: deduplication ? .by(\.self) : nil,
+                deliveringOn: scheduler, policy: Self.policy(on: clock),
+                queryCache: .last(PagingReference.cacheCapacity))
+        return subject(for: paginator, key: { $0 })
+    }
+
+    func makeCursorSubject(deliveringOn scheduler: TestScheduler?, clock: TestScheduler?) -> Subject {
+        let source = PageSource<Int, String?, Int, CursorReply, ServerError>.cursor {
+            [requests] cursor, size, query in
+            let key = cursor.map { Int($0.dropFirst())! } ?? 0
+            return Self.recordedRequest(in: requests, key: key, query: query, size: size) {
+                items, _, next, previous in
+                CursorReply(
+                    items: items, nextCursor: next.map { "c\($0)" }, previousCursor: previous.map { "c\($0)" })
+            }
+        }
+        let (initialKey, deduplication) = (configuration.opensMidway ? "c10" : nil, configuration.deduplicates)
+        let paginator =
+            clock == nil
+            ? CursorPaginator(
+                source: source, pageSize: PagingReference.pageSize, query: 0, initialKey: initialKey,
+                prefetchDistance: PagingReference.prefetchDistance, deduplication: deduplication ? .by(\.self) : nil,
+                deliveringOn: scheduler)
+            : CursorPaginator(
+                source: source, pageSize: PagingReference.pageSize, query: 0, initialKey: initialKey,
+                prefetchDistance: PagingReference.prefetchDistance, deduplication: deduplication ? .by(\.self) : nil,
+                deliveringOn: scheduler, policy: Self.policy(on: clock),
+                queryCache: .last(PagingReference.cacheCapacity))
+        return subject(for: paginator, key: { $0 == 0 ? nil : "c\($0)" })
+    }
+
+    /// A load whose every run is recorded in `requests`, for the session to answer; `page` makes the
+    /// response of the page model from the items, the total and the next position.
+    static func recordedRequest<Value>(
+        in requests: Locked<[Request]>, key: Int, query: Int, size: Int,
+        page: @escaping @Sendable ([Int], Int, Int?, Int?) -> Value
+    ) -> SignalProducer<Value, ServerError> {
+        SignalProducer { observer, lifetime in
+            let request = requests.withLock { all in
+                let request = Request(
+                    serial: all.count, key: key, query: query, size: size, observer: observer, page: page)
+                all.append(request)
+                return request
+            }
+            lifetime.observeEnded { request.ended.value = true }
+        }
+    }
+
+    func subject<Key, Metadata>(
+        for paginator: Paginator<Int, Key, Int, Metadata, ServerError>, key: @escaping @Sendable (Int) -> Key
+    ) -> Subject {
+        // The observers capture the hooks and the failure log, never the paginator or the session.
+        let previous = Locked(paginator.state.value.name)
+        paginator.state.signal.observeValues { [observedFailures, stateHook] state in
+            let from = previous.withLock { value in
+                defer { value = state.name }
+                return value
+            }
+            if !Self.isAllowed(from, state.name) {
+                observedFailures.append("illegal transition \(from) -> \(state.name)")
+            }
+            Self.fire(stateHook)
+        }
+        paginator.updates.observeValues { [itemsHook] _ in Self.fire(itemsHook) }
+        return Subject(
+            object: paginator,
+            refresh: { query in
+                if let query { paginator.refresh(query: query) } else { paginator.refresh() }
+            },
+            refreshInMode: { mode in
+                switch mode {
+                case .reloadAll: paginator.refresh(.reloadAll)
+                case .around(let index, let minimum): paginator.refresh(.around(index: index, minimumCount: minimum))
+                case .open(let at): paginator.refresh(.open(at: key(at)))
+                case .restart: paginator.refresh(.restart)
+                }
+            },
+            loadNext: { paginator.loadNextPage() },
+            loadPrevious: { paginator.loadPreviousPage() },
+            preload: { paginator.preload(index: $0) },
+            seen: {
+                let snapshot = paginator.snapshot.value
+                return (snapshot.leadingCount, snapshot.listSerial)
+            },
+            edit: { kind, row, value in
+                switch kind {
+                case .insert: paginator.insert(value!, at: row)
+                case .remove: paginator.remove(at: row)
+                case .replace: paginator.replace(at: row, with: value!)
+                }
+            },
+            retry: { paginator.retry() },
+            cancel: { paginator.cancel() },
+            observed: {
+                Observed(
+                    items: Array(paginator.items.value), state: paginator.state.value.name,
+                    query: paginator.query.value, pages: paginator.pages.value, total: paginator.total.value,
+                    isEndReached: paginator.isEndReached.value,
+                    loadStates: Self.describe(paginator.loadStates.value))
+            })
+    }
+
+    /// The load states as the reference spells them: `refresh/prepend/append`.
+    static func describe(_ states: LoadStates<ServerError>) -> String {
+        func describe(_ state: LoadState<ServerError>) -> String {
+            switch state {
+            case .idle(let end): end ? "end" : "idle"
+            case .loading: "loading"
+            case .failed: "failed"
+            }
+        }
+        return [states.refresh, states.prepend, states.append].map(describe).joined(separator: "/")
+    }
+
+    static func fire(_ hook: Locked<(@Sendable () -> Void)?>) {
+        let action = hook.withLock { action in
+            defer { action = nil }
+            return action
+        }
+        action?()
+    }
+}
