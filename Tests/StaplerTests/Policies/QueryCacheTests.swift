@@ -103,6 +103,29 @@ struct QueryCacheTests {
         #expect(paginator.items.value.first?.query == "B", "B was kept too (capacity 2)")
     }
 
+    @Test("P43: a kept list older than maxAge is not shown: its query loads as if it was never cached")
+    func P43_maxAge() {
+        let server = QueryServer()
+        let clock = TestScheduler()
+        let paginator = Paginator(
+            source: .offset { offset, size, query in server.producer("\(query)@\(offset)", size: size) }, pageSize: 10,
+            query: "A", policy: PagingPolicy(clock: clock), queryCache: .last(2, maxAge: .seconds(60)))
+        paginator.refresh()
+        server.last?.answerRows()
+        paginator.refresh(query: "B")
+        server.last?.answerRows()
+        clock.advance(by: .seconds(59))
+        paginator.refresh(query: "A")
+        #expect(paginator.items.value.first?.query == "A", "59 s old: shown")
+        server.last?.answerRows()
+        clock.advance(by: .seconds(61))
+        paginator.refresh(query: "B")
+        #expect(paginator.items.value.first?.query == "A", "B was kept 61 s ago: not shown")
+        #expect(!paginator.snapshot.value.isStale)
+        server.last?.answerRows()
+        #expect(paginator.items.value.first?.query == "B")
+    }
+
     @Test("P43: random switches among 5 queries while 2 threads answer: rows always the current query's list")
     func P43_randomSwitches() {
         let queries = ["A", "B", "C", "D", "E"]
