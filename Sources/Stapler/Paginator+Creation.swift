@@ -25,12 +25,20 @@ extension Paginator {
     ///     the thread that caused them (the caller's, or the thread a response arrived on).
     ///   - policy: Timeouts, the cap on pages that add nothing, and automatic retries; see
     ///     ``PagingPolicy``.
-    ///   - maxPages: When given, the most pages the list keeps: after a page is applied, whole pages
-    ///     are dropped at the end farther from the row last passed to ``preload(index:)``, never a page
-    ///     within `prefetchDistance` rows of it, and never while fewer than three are loaded. Scrolling
-    ///     back reloads a dropped page with the key it was loaded with. It must hold one page and both
+    ///   - maxPages: When given, the most pages the list keeps: after a page is applied (or a preload
+    ///     moves the row shown), whole pages are dropped at the end farther from the row last passed to
+    ///     ``preload(index:)``, never so close to it that its next preload would load the page again,
+    ///     and never while fewer than three are loaded (so one page more may stay until the row moves
+    ///     on). Scrolling back reloads a dropped page with the key it was loaded with. It must hold one page and both
     ///     prefetch windows (`maxPages * pageSize >= pageSize + 2 * prefetchDistance`): a programmer
     ///     error traps, naming `maxPages`.
+    ///   - placeholders: When true, ``slots`` shows the list at full length, with a placeholder for each
+    ///     row not loaded, as soon as the pages say where they sit in a list of known total (offset +
+    ///     total, page number + count); ``preload(index:)`` then takes slot indices. Off by default.
+    ///   - jumpThreshold: With placeholders, a ``preload(index:)`` more than this many slots from the
+    ///     loaded rows loads the page of that slot directly instead of every page in between. Offset and
+    ///     page-number sources only (a cursor cannot compute a page's key from a position); a programmer
+    ///     error traps, naming `jumpThreshold`.
     public convenience init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int? = nil,
@@ -40,12 +48,15 @@ extension Paginator {
         deduplication: Deduplication<Item>? = nil,
         deliveringOn scheduler: (any Scheduler)? = nil,
         policy: PagingPolicy = .default,
-        maxPages: Int? = nil
+        maxPages: Int? = nil,
+        placeholders: Bool = false,
+        jumpThreshold: Int? = nil
     ) {
         self.init(
             source: source, pageSize: pageSize, query: query, initialKey: initialKey,
             prefetchDistance: prefetchDistance,
-            deduplication: deduplication, deliveringOn: scheduler, policy: policy, maxPages: maxPages, queryCache: nil)
+            deduplication: deduplication, deliveringOn: scheduler, policy: policy, maxPages: maxPages,
+            placeholders: placeholders, jumpThreshold: jumpThreshold, queryCache: nil)
     }
 }
 
@@ -64,6 +75,8 @@ extension Paginator where Query: Hashable {
     ///   - policy: Timeouts, the cap on pages that add nothing, automatic retries, and the clock of the
     ///     cache's maximum age.
     ///   - maxPages: The most pages the list keeps.
+    ///   - placeholders: Whether ``slots`` shows placeholders for the rows not loaded.
+    ///   - jumpThreshold: How far from the loaded rows a preload loads its own page directly.
     ///   - queryCache: How many earlier queries' lists to keep, for how long, and how a list shown from
     ///     the cache reloads.
     public convenience init(
@@ -76,12 +89,14 @@ extension Paginator where Query: Hashable {
         deliveringOn scheduler: (any Scheduler)? = nil,
         policy: PagingPolicy = .default,
         maxPages: Int? = nil,
+        placeholders: Bool = false,
+        jumpThreshold: Int? = nil,
         queryCache: QueryCache<Key>
     ) {
         self.init(
             source: source, pageSize: pageSize, query: query, initialKey: initialKey,
             prefetchDistance: prefetchDistance,
             deduplication: deduplication, deliveringOn: scheduler, policy: policy, maxPages: maxPages,
-            queryCache: (queryCache, { AnyHashable($0) }))
+            placeholders: placeholders, jumpThreshold: jumpThreshold, queryCache: (queryCache, { AnyHashable($0) }))
     }
 }

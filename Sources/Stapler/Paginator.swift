@@ -153,6 +153,8 @@ public final class Paginator<
         deliveringOn scheduler: (any Scheduler)?,
         policy: PagingPolicy,
         maxPages: Int?,
+        placeholders: Bool = false,
+        jumpThreshold: Int? = nil,
         queryCache: (configuration: QueryCache<Key>, key: @Sendable (Query) -> AnyHashable)?
     ) {
         guard let pageSize = pageSize ?? (source.ignoresPageSize ? 1 : nil) else {
@@ -173,10 +175,20 @@ public final class Paginator<
                     + "pageSize + 2 * prefetchDistance), got maxPages \(maxPages), pageSize \(pageSize), "
                     + "prefetchDistance \(distance)")
         }
+        var jump: (threshold: Int, key: @Sendable (Int, Int) -> Key)?
+        if let jumpThreshold {
+            guard let slotKey = source.slotKey, placeholders, jumpThreshold >= 0 else {
+                fatalError(
+                    "Paginator: jumpThreshold needs placeholders: true, a threshold of at least 0 and a page model "
+                        + "that can compute the key of a position (offset or page number; a cursor cannot jump), "
+                        + "got jumpThreshold \(jumpThreshold) over a \(source.model.rawValue) source")
+            }
+            jump = (jumpThreshold, slotKey)
+        }
         engine = PagingEngine(
             source: source, pageSize: pageSize, query: query, initialKey: initialKey,
             identity: deduplication?.identify, deliveryScheduler: scheduler, policy: policy, bound: bound,
-            queryCache: queryCache)
+            queryCache: queryCache, placeholders: placeholders, jump: jump)
     }
 
     deinit {
@@ -268,7 +280,9 @@ public final class Paginator<
     /// - Complexity: O(1) when it does nothing.
     @inlinable
     public func preload(index: Int) {
-        guard engine.isBounded || engine.gate.allowsPreload(index: index, distance: prefetchDistance) else { return }
+        guard engine.preloadsUnderTheLock || engine.gate.allowsPreload(index: index, distance: prefetchDistance) else {
+            return
+        }
         engine.preload(index: index, distance: prefetchDistance)
     }
 
@@ -321,6 +335,8 @@ extension Paginator where Query == Void {
     ///   - scheduler: Delivers every notification on it when given.
     ///   - policy: Timeouts, the cap on pages that add nothing, and automatic retries.
     ///   - maxPages: The most pages the list keeps, dropping those far from the row shown.
+    ///   - placeholders: Whether ``slots`` shows placeholders for the rows not loaded.
+    ///   - jumpThreshold: How far from the loaded rows a preload loads its own page directly.
     public convenience init(
         source: PageSource<Item, Key, Void, Metadata, Failure>,
         pageSize: Int? = nil,
@@ -329,10 +345,13 @@ extension Paginator where Query == Void {
         deduplication: Deduplication<Item>? = nil,
         deliveringOn scheduler: (any Scheduler)? = nil,
         policy: PagingPolicy = .default,
-        maxPages: Int? = nil
+        maxPages: Int? = nil,
+        placeholders: Bool = false,
+        jumpThreshold: Int? = nil
     ) {
         self.init(
             source: source, pageSize: pageSize, query: (), initialKey: initialKey, prefetchDistance: prefetchDistance,
-            deduplication: deduplication, deliveringOn: scheduler, policy: policy, maxPages: maxPages)
+            deduplication: deduplication, deliveringOn: scheduler, policy: policy, maxPages: maxPages,
+            placeholders: placeholders, jumpThreshold: jumpThreshold, queryCache: nil)
     }
 }

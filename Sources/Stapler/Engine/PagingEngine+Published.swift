@@ -135,7 +135,7 @@ extension PagingEngine {
 @usableFromInline
 enum PublishedSlot: Int, CaseIterable {
     case snapshot, state, loadStates, items, pages, total, isEndReached, query, metadata, showsNextPageIndicator
-    case presentation, updates, errorsAfterFirstPage
+    case presentation, updates, errorsAfterFirstPage, slots, slotUpdates
     /// The `Stapler` facade's total, 0 until a page reports one.
     case totalOrZero
 }

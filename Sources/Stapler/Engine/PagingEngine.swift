@@ -51,8 +51,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
     /// What the no-op-able calls may skip without taking the lock.
     @usableFromInline let gate = PagingGate()
-    /// Whether a memory bound drops pages: every `preload(index:)` then records the row shown.
-    @usableFromInline let isBounded: Bool
+    /// Whether every `preload(index:)` takes the lock: a memory bound records the row shown, and
+    /// placeholders take slot indices that the gate's row counts cannot judge.
+    @usableFromInline let preloadsUnderTheLock: Bool
     /// The identity of a query in the query cache, when it is on.
     @usableFromInline let cacheKey: (@Sendable (Query) -> AnyHashable)?
 
@@ -95,6 +96,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     ///   - policy: The timeout, no-progress and retry policies.
     ///   - bound: The memory bound, if any.
     ///   - queryCache: The cache of earlier queries' lists, if any, and the identity of a query in it.
+    ///   - placeholders: Whether the list is shown at full length, with placeholders.
+    ///   - jump: How far from the loaded rows a preload jumps, and the key of a position's page.
     init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int,
@@ -104,17 +107,21 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         deliveryScheduler: (any Scheduler)?,
         policy: PagingPolicy = .default,
         bound: MemoryBound? = nil,
-        queryCache: (configuration: QueryCache<Key>, key: @Sendable (Query) -> AnyHashable)? = nil
+        queryCache: (configuration: QueryCache<Key>, key: @Sendable (Query) -> AnyHashable)? = nil,
+        placeholders: Bool = false,
+        jump: (threshold: Int, key: @Sendable (Int, Int) -> Key)? = nil
     ) {
         self.source = source
         self.identity = identity
         self.deliveryScheduler = deliveryScheduler
         self.policy = policy
-        isBounded = bound != nil
+        preloadsUnderTheLock = bound != nil || placeholders
         cacheKey = queryCache?.key
         var machine = Machine(
             firstKey: initialKey ?? source.firstKey, pageSize: pageSize, query: query,
             noProgressLimit: policy.noProgressLimit, maxAutoRetries: policy.autoRetry?.maxRetries ?? 0, bound: bound)
+        machine.placeholders = placeholders
+        machine.jump = jump
         if let queryCache {
             machine.queryCache = Machine.CachedLists(queryCache.configuration, queryKey: queryCache.key(query))
         }
@@ -257,14 +264,13 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             if effects.publish {
                 var previousItems = PagedItems<Item>()
                 swap(&previousItems, &effects.previousItems)
-                box.deliveries.append(
-                    .publication(
-                        Publication(
-                            snapshot: state.machine.snapshot, itemsChange: effects.itemsChange,
-                            previousItems: previousItems, anchorRow: effects.anchor,
-                            laterPageError: effects.laterPageError,
-                            appliesPage: effects.appliesPage, query: state.machine.query,
-                            changesQuery: effects.changesQuery)))
+                var publication = Publication(
+                    snapshot: state.machine.snapshot, itemsChange: effects.itemsChange, previousItems: previousItems,
+                    anchorRow: effects.anchor, laterPageError: effects.laterPageError,
+                    appliesPage: effects.appliesPage, query: state.machine.query, changesQuery: effects.changesQuery)
+                publication.slotsChange = effects.slotsChange
+                if let placeholders = effects.previousPlaceholders { publication.previousPlaceholders = placeholders }
+                box.deliveries.append(.publication(publication))
             }
             for (settled, outcome) in effects.firstPageOutcomes {
                 for waiter in state.waiters.removeValue(forKey: settled) ?? [] {

@@ -22,6 +22,9 @@ struct PagingPublication<Item: Sendable, Query: Sendable, Metadata: Sendable, Fa
     @usableFromInline let query: Query
     /// Whether the transition changed the query.
     @usableFromInline let changesQuery: Bool
+    /// How the slots changed, and the placeholder counts before the change.
+    @usableFromInline var slotsChange: ItemsChange?
+    @usableFromInline var previousPlaceholders = (before: 0, after: 0)
 
     @inlinable
     init(
@@ -45,6 +48,18 @@ struct PagingPublication<Item: Sendable, Query: Sendable, Metadata: Sendable, Fa
         PagingPublication(
             snapshot: .initial, itemsChange: nil, previousItems: PagedItems(), laterPageError: nil, appliesPage: false,
             query: query, changesQuery: false)
+    }
+
+    /// The slots change with the slots before and after it, if the slots changed.
+    @inlinable
+    var slotsUpdate: SlotsUpdate<Item>? {
+        slotsChange.map {
+            SlotsUpdate(
+                previous: PagedSlots(
+                    items: previousItems, placeholdersBefore: previousPlaceholders.before,
+                    placeholdersAfter: previousPlaceholders.after),
+                slots: snapshot.slots, change: $0)
+        }
     }
 
     /// The items change with the snapshots before and after it, if the items changed.

@@ -80,7 +80,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     ///   - deduplication: When given, an item already loaded is dropped from later pages; see
     ///     ``Deduplication``.
     ///   - scheduler: When given, every property changes and every signal and action notifies on it
-    ///     (for example `QueueScheduler.main`); see `Paginator.init(source:pageSize:query:initialKey:prefetchDistance:deduplication:deliveringOn:policy:)`.
+    ///     (for example `QueueScheduler.main`); see `Paginator.init(source:pageSize:query:initialKey:prefetchDistance:deduplication:deliveringOn:policy:maxPages:placeholders:jumpThreshold:)`.
     ///   - request: Loads `size` items starting at `offset`. Its first value is applied and the request is
     ///     then disposed; completing without a value is a ``PagingError/noPage`` error.
     @inlinable

@@ -15,6 +15,11 @@ public struct Page<Item: Sendable, Key: Sendable, Metadata: Sendable>: Sendable 
     public var total: Int?
     /// Whatever else the page carries (a page number, a bank of defaults, a server time...).
     public var metadata: Metadata
+    /// How many items of the whole list lie before this page, if the source knows.
+    ///
+    /// It is an offset, or the items of the pages before a page number. With ``total`` it places the page
+    /// in a list shown at full length with placeholders; a negative count is ignored.
+    public var itemsBefore: Int?
 
     /// Creates a page.
     ///

@@ -32,6 +32,11 @@ public struct PagingSnapshot<Item: Sendable, Metadata: Sendable, Failure: Error>
     public var leadingCount: Int
     /// Why loading stopped at the bottom of the list, or `nil` while it can go on (or goes on).
     public var stopReason: StopReason<Failure>?
+    /// How many placeholder slots come before the items, when placeholders are on and the pages say
+    /// where they sit in a list of known total (0 otherwise).
+    public var placeholdersBefore = 0
+    /// How many placeholder slots come after the items, up to the total (0 without placeholders).
+    public var placeholdersAfter = 0
     /// Whether the list shown was not loaded in this generation: it came from a ``QueryCache`` or a saved
     /// state and no refresh has replaced it since (its revalidation may be loading).
     public var isStale = false
@@ -70,6 +75,14 @@ public struct PagingSnapshot<Item: Sendable, Metadata: Sendable, Failure: Error>
         PagingSnapshot(
             state: .uninitialized, loadStates: .initial, items: PagedItems(), pages: 0, total: nil, isEndReached: false,
             metadata: nil, generation: 0, showsNextPageIndicator: false, leadingCount: 0, listSerial: 0)
+    }
+}
+
+extension PagingSnapshot {
+    /// The items between their placeholders: one slot per item of the whole list.
+    @inlinable
+    public var slots: PagedSlots<Item> {
+        PagedSlots(items: items, placeholdersBefore: placeholdersBefore, placeholdersAfter: placeholdersAfter)
     }
 }
 

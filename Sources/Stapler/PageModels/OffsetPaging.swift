@@ -29,7 +29,7 @@ extension PageSource where Key == Int {
             firstKey: 0, load: { request in load(request.key, offsetRequestSize(request), request.query) },
             page: offsetPage
         )
-        .modeled(.offset)
+        .modeled(.offset, slotKey: { slot, pageSize in slot / pageSize * pageSize })
     }
 
     /// How many items the offset model asks for: the page size, cut so that a page loaded above the top
@@ -51,8 +51,10 @@ extension PageSource where Key == Int {
         let loaded = offset.addingReportingOverflow(response.items.count)
         let ends = loaded.overflow || response.total < 0 || loaded.partialValue >= response.total
         let previous = offset > 0 ? max(0, offset - pageSize) : nil
-        return Page(
+        var page = Page(
             items: response.items, previousKey: previous, nextKey: ends ? nil : loaded.partialValue,
             total: response.total, metadata: response)
+        page.itemsBefore = offset
+        return page
     }
 }

@@ -23,7 +23,9 @@ extension PageSource where Key == PageNumberKey {
             load: { request in load(request.key.page, request.pageSize, request.query) },
             page: { response, request in numberedPage(response, for: request, firstPage: firstPage) }
         )
-        .modeled(.pageNumber)
+        .modeled(.pageNumber) { slot, pageSize in
+            PageNumberKey(page: firstPage + slot / pageSize, itemsBefore: slot / pageSize * pageSize)
+        }
     }
 
     /// The page of `response` for `request`: the next and previous page numbers and the end, per the
@@ -40,8 +42,10 @@ extension PageSource where Key == PageNumberKey {
         let previous =
             key.page > firstPage
             ? PageNumberKey(page: key.page - 1, itemsBefore: max(0, key.itemsBefore - request.pageSize)) : nil
-        return Page(
+        var page = Page(
             items: response.items, previousKey: previous, nextKey: lastByPages || lastByItems ? nil : next,
             total: response.itemCount, metadata: response)
+        page.itemsBefore = key.itemsBefore
+        return page
     }
 }

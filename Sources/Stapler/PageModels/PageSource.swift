@@ -26,6 +26,9 @@ public struct PageSource<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @usableFromInline var ignoresPageSize = false
     /// The page model this source was made with (a saved list restores onto the same model only).
     @usableFromInline var model = PageModelKind.custom
+    /// The key of the page that holds position `slot` of the whole list, for pages of `pageSize`, when
+    /// the model can compute one (offsets and page numbers; a cursor cannot): what a jump loads.
+    @usableFromInline var slotKey: (@Sendable (_ slot: Int, _ pageSize: Int) -> Key)?
 
     @inlinable
     init(firstKey: Key, start: @escaping @Sendable (PageRequest<Key, Query>, _ sink: Sink) -> any Disposable) {
@@ -66,11 +69,15 @@ public struct PageSource<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 }
 
 extension PageSource {
-    /// This source, marked as made with the page model `kind`.
+    /// This source, marked as made with the page model `kind`, which computes the key of a position
+    /// with `slotKey` if it can.
     @inlinable
-    func modeled(_ kind: PageModelKind) -> PageSource {
+    func modeled(
+        _ kind: PageModelKind, slotKey: (@Sendable (_ slot: Int, _ pageSize: Int) -> Key)? = nil
+    ) -> PageSource {
         var source = self
         source.model = kind
+        source.slotKey = slotKey
         return source
     }
 }

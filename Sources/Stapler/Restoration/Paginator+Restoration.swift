@@ -2,7 +2,7 @@ import Reactive
 
 extension Paginator {
     /// The list shown, to save and restore with
-    /// ``init(restoring:source:pageSize:prefetchDistance:deduplication:deliveringOn:policy:maxPages:revalidate:)``;
+    /// ``init(restoring:source:pageSize:prefetchDistance:deduplication:deliveringOn:policy:maxPages:placeholders:jumpThreshold:revalidate:)``;
     /// `nil` until a first page shows a list.
     ///
     /// While a refresh loads, it is the list still shown (with its query), and a direction that is
@@ -34,12 +34,14 @@ extension Paginator {
     /// - Parameters:
     ///   - saved: A list taken from ``savedState``, maybe through an encoder and a decoder.
     ///   - source: The source to page on with; it must use the page model the list was loaded with.
-    ///   - pageSize: As for ``init(source:pageSize:query:initialKey:prefetchDistance:deduplication:deliveringOn:policy:maxPages:)``.
+    ///   - pageSize: As for ``init(source:pageSize:query:initialKey:prefetchDistance:deduplication:deliveringOn:policy:maxPages:placeholders:jumpThreshold:)``.
     ///   - prefetchDistance: As for a new paginator.
     ///   - deduplication: As for a new paginator; the identities of the restored items are rebuilt.
     ///   - scheduler: As for a new paginator.
     ///   - policy: As for a new paginator.
     ///   - maxPages: As for a new paginator.
+    ///   - placeholders: As for a new paginator.
+    ///   - jumpThreshold: As for a new paginator.
     ///   - revalidate: The refresh to start once the list is shown, if any.
     /// - Throws: ``RestoreError/wrongPageModel(saved:source:)`` when `source` uses another page model,
     ///   or the error of a saved list that does not hold together. Nothing is requested then.
@@ -52,6 +54,8 @@ extension Paginator {
         deliveringOn scheduler: (any Scheduler)? = nil,
         policy: PagingPolicy = .default,
         maxPages: Int? = nil,
+        placeholders: Bool = false,
+        jumpThreshold: Int? = nil,
         revalidate: RefreshMode<Key>? = nil
     ) throws(RestoreError) {
         guard saved.model == source.model else {
@@ -61,7 +65,7 @@ extension Paginator {
         self.init(
             source: source, pageSize: pageSize, query: saved.query, initialKey: saved.openingKey,
             prefetchDistance: prefetchDistance, deduplication: deduplication, deliveringOn: scheduler, policy: policy,
-            maxPages: maxPages)
+            maxPages: maxPages, placeholders: placeholders, jumpThreshold: jumpThreshold, queryCache: nil)
         let identities = engine.identity.map { SavedIdentities(of: saved, by: $0) }
         engine.send { $0.restore(saved, identities: identities) }
         if let revalidate { refresh(revalidate) }

@@ -4,7 +4,7 @@ enum SavedStateField: String, CodingKey {
     case version, model, query, openingKey, pages, top, bottom
     case droppedAbove, droppedAboveEdge, droppedBelow, droppedBelowEdge
     case total, metadata, listWasEmpty, stoppedWithoutProgress, accessedRow, firstPageIndex, removedByEdits
-    case key, end, previous, next, items
+    case key, end, previous, next, items, itemsBefore
 }
 
 extension PagingSavedState: Codable where Item: Codable, Key: Codable {
@@ -107,6 +107,7 @@ extension SavedPageKeys: Codable where Key: Codable {
         try container.encode(key, forKey: .key)
         try container.encode(previousKey, forKey: .previous)
         try container.encode(nextKey, forKey: .next)
+        try container.encodeIfPresent(itemsBefore, forKey: .itemsBefore)
     }
 
     @usableFromInline
@@ -115,7 +116,8 @@ extension SavedPageKeys: Codable where Key: Codable {
         self.init(
             key: try container.decode(Key.self, forKey: .key),
             previousKey: try container.decode(SavedEdge<Key>.self, forKey: .previous),
-            nextKey: try container.decode(SavedEdge<Key>.self, forKey: .next))
+            nextKey: try container.decode(SavedEdge<Key>.self, forKey: .next),
+            itemsBefore: try container.decodeIfPresent(Int.self, forKey: .itemsBefore))
     }
 }
 

@@ -8,7 +8,7 @@
 ///
 /// Take it from ``Paginator/savedState``; encode it with any `Encoder` (it is `Codable` when `Item`
 /// and `Key` are, and `Query` and `Metadata` are `Codable` or `Void`); give it back to
-/// ``Paginator/init(restoring:source:pageSize:prefetchDistance:deduplication:deliveringOn:policy:maxPages:revalidate:)``.
+/// ``Paginator/init(restoring:source:pageSize:prefetchDistance:deduplication:deliveringOn:policy:maxPages:placeholders:jumpThreshold:revalidate:)``.
 ///
 /// ```swift
 /// let data = try JSONEncoder().encode(paginator.savedState)
@@ -117,24 +117,27 @@ struct SavedPageKeys<Key: Hashable & Sendable>: Sendable, Hashable {
     @usableFromInline let key: Key
     @usableFromInline let previousKey: SavedEdge<Key>
     @usableFromInline let nextKey: SavedEdge<Key>
+    @usableFromInline let itemsBefore: Int?
 
     @inlinable
     init(_ keys: PageKeys<Key>) {
         key = keys.key
         previousKey = SavedEdge(keys.previousKey)
         nextKey = SavedEdge(keys.nextKey)
+        itemsBefore = keys.itemsBefore
     }
 
     @inlinable
-    init(key: Key, previousKey: SavedEdge<Key>, nextKey: SavedEdge<Key>) {
+    init(key: Key, previousKey: SavedEdge<Key>, nextKey: SavedEdge<Key>, itemsBefore: Int?) {
         self.key = key
         self.previousKey = previousKey
         self.nextKey = nextKey
+        self.itemsBefore = itemsBefore
     }
 
     @inlinable
     var pageKeys: PageKeys<Key> {
-        PageKeys(key: key, previousKey: previousKey.key, nextKey: nextKey.key)
+        PageKeys(key: key, previousKey: previousKey.key, nextKey: nextKey.key, itemsBefore: itemsBefore)
     }
 }
 

@@ -54,6 +54,26 @@ struct MemoryBoundTests {
         #expect(mirror.failures.isEmpty, "\(mirror.failures)")
     }
 
+    @Test("P29: at the smallest bound, the page loaded for the row shown stays: no drop-reload loop")
+    func P29_noDropReloadLoopAtTheSmallestBound() {
+        let requests = Locked<[Int]>([])
+        let paginator = Paginator<Int, Int, Void, Response, ServerError>(
+            source: .offset { offset, size, _ in
+                requests.append(offset)
+                return SignalProducer(value: page(offset, max(0, min(size, 40 - offset)), total: 40))
+            }, pageSize: 16, prefetchDistance: 8, maxPages: 2)
+        paginator.refresh()
+        paginator.loadNextPage()
+        for _ in 0..<5 { paginator.preload(index: 23) }
+        #expect(requests.value == [0, 16, 32], "each preload of row 23 would reload a dropped page")
+        #expect(Array(paginator.items.value) == Array(0..<40))
+        #expect(paginator.pages.value == 3, "one page over the bound while a drop would reload at once")
+        paginator.preload(index: 39)
+        #expect(paginator.pages.value == 2, "the row moved on: the top page goes")
+        #expect(Array(paginator.items.value) == Array(16..<40))
+        #expect(requests.value == [0, 16, 32])
+    }
+
     @Test("P29: a bound that cannot hold one page and both prefetch windows traps, naming maxPages")
     func P29_tooSmallBoundTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

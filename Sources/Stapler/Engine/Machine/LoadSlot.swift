@@ -63,13 +63,19 @@ struct PageKeys<Key: Sendable> {
     /// The identity of each row of the page, in order, when deduplicating: a dropped page's rows are
     /// forgotten by them, with no call to the identity under the engine's lock.
     @usableFromInline var identities: ContiguousArray<AnyHashable>?
+    /// How many items of the whole list lie before the page, if its source said (``Page/itemsBefore``).
+    @usableFromInline var itemsBefore: Int?
 
     @inlinable
-    init(key: Key, previousKey: Key?, nextKey: Key?, identities: ContiguousArray<AnyHashable>? = nil) {
+    init(
+        key: Key, previousKey: Key?, nextKey: Key?, identities: ContiguousArray<AnyHashable>? = nil,
+        itemsBefore: Int? = nil
+    ) {
         self.key = key
         self.previousKey = previousKey
         self.nextKey = nextKey
         self.identities = identities
+        self.itemsBefore = itemsBefore.flatMap { $0 >= 0 ? $0 : nil }
     }
 }
 

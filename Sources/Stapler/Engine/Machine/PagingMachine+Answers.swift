@@ -107,7 +107,8 @@ extension PagingMachine {
         }
         let previous = snapshot.items
         let keys = PageKeys(
-            key: load.request.key, previousKey: page.previousKey, nextKey: page.nextKey, identities: keptIdentities)
+            key: load.request.key, previousKey: page.previousKey, nextKey: page.nextKey, identities: keptIdentities,
+            itemsBefore: page.itemsBefore)
         let old: Range<Int>
         if edge == .append {
             snapshot.items = previous.appending(kept)

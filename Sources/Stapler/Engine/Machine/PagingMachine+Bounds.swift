@@ -41,8 +41,10 @@ extension PagingMachine {
 
     /// Drops whole pages at the end farther from the row last shown until the bound holds.
     ///
-    /// A page holding a row within the kept distance of the row last shown is never dropped, and
-    /// neither is a page while fewer than three are loaded. The dropped end reopens with the dropped
+    /// A page is never dropped if that would leave the row last shown within the kept distance of the
+    /// new edge (the next preload of that row would load it again at once), nor while fewer than three
+    /// are loaded; so with short pages, or at the smallest bound, one more page than the bound may stay
+    /// until the row moves on. The dropped end reopens with the dropped
     /// page's own key, and a load in flight there is disposed (it would attach to a gap).
     ///
     /// - Parameters:
@@ -66,17 +68,34 @@ extension PagingMachine {
             } else {
                 dropsTop = edge == .append
             }
+            // A drop must leave the row shown farther than the kept distance from the new edge: within it,
+            // the next preload of that row would load the dropped page again at once.
             if dropsTop {
                 let rows = items.items(ofPage: 0).count
-                if let row, row - bound.keptDistance < rows { break }
+                if let row, row - bound.keptDistance <= rows { break }
                 dropFirstPage(rows: rows, &effects)
                 dropped.top += rows
             } else {
                 let rows = items.items(ofPage: items.pageCount - 1).count
-                if let row, row + bound.keptDistance >= items.count - rows { break }
+                if let row, row + bound.keptDistance + 1 >= items.count - rows { break }
                 dropLastPage(&effects)
                 dropped.bottom += rows
             }
+        }
+        return dropped
+    }
+
+    /// Drops the pages over the bound that the row last shown allows to go now, as one items change.
+    ///
+    /// - Returns: How many rows went at the top and at the bottom.
+    @inlinable
+    mutating func dropOverBound(_ effects: inout Effects) -> (top: Int, bottom: Int) {
+        guard let bound, pageKeys.count > max(bound.maxPages, 2) else { return (0, 0) }
+        let previous = snapshot.items
+        let dropped = enforceBound(after: .append, &effects)
+        if let change = Self.change(from: 0..<previous.count, to: dropped.top..<previous.count - dropped.bottom) {
+            effects.itemsChange = change
+            effects.previousItems = previous
         }
         return dropped
     }

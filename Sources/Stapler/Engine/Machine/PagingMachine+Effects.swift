@@ -21,6 +21,9 @@ extension PagingMachine {
         @usableFromInline var itemsChange: ItemsChange?
         /// The items before ``itemsChange``.
         @usableFromInline var previousItems = PagedItems<Item>()
+        /// How the slots changed (``PagedSlots``), and the placeholder counts before the transition.
+        @usableFromInline var slotsChange: ItemsChange?
+        @usableFromInline var previousPlaceholders: (before: Int, after: Int)?
         /// The row of the previous items a refresh around a row was anchored at.
         @usableFromInline var anchor: Int?
         /// The error of an edge page that failed, for `errorsAfterFirstPage`.

@@ -115,22 +115,39 @@ extension PagingMachine {
     ///
     /// `index` refers to the snapshot an observer last saw: when it is a snapshot of the same list
     /// (`seenListSerial`), the index moves down by the rows prepended since (`seenLeadingCount`), so a
-    /// user interface that lags behind never asks for a prepend it has already had.
+    /// user interface that lags behind never asks for a prepend it has already had. With placeholders
+    /// shown, `index` is a slot (slots keep their places): a placeholder counts as the loaded row
+    /// nearest to it, or, farther than the jump threshold, loads its own page (``jump(toSlot:_:)``).
     @inlinable
     mutating func receivePreload(
         index: Int, distance: Int, seenLeadingCount: Int?, seenListSerial: UInt64?
     ) -> Effects {
         var index = index
-        if let seenLeadingCount, seenListSerial == snapshot.listSerial {
+        let count = snapshot.items.count
+        if showsPlaceholders {
+            guard count > 0, index >= 0, index < snapshot.slots.count else { return Effects() }
+            let row = index - snapshot.placeholdersBefore
+            let outside = row < 0 ? -row : max(0, row - (count - 1))
+            if let jump, outside > jump.threshold {
+                var effects = Effects()
+                self.jump(toSlot: index, &effects)
+                checkInvariants()
+                return effects
+            }
+            index = min(max(row, 0), count - 1)
+        } else if let seenLeadingCount, seenListSerial == snapshot.listSerial {
             index += snapshot.leadingCount - seenLeadingCount
         }
-        let count = snapshot.items.count
         guard index >= 0, index < count else { return Effects() }
         recordAccess(row: index)
         var effects = Effects()
+        // Pages kept over the bound while the row was near them go once it moves on.
+        let dropped = dropOverBound(&effects)
+        index -= dropped.top
+        let rows = count - dropped.top - dropped.bottom
         if index <= distance, canLoad(.prepend) { startEdgeLoad(.prepend, &effects) }
-        if index >= count - 1 - distance, canLoad(.append) { startEdgeLoad(.append, &effects) }
-        if effects.startsLoad { publish(&effects) }
+        if index >= rows - 1 - distance, canLoad(.append) { startEdgeLoad(.append, &effects) }
+        if effects.startsLoad || effects.itemsChange != nil { publish(&effects) }
         checkInvariants()
         return effects
     }

@@ -1,9 +1,14 @@
 extension PagingMachine {
-    /// Starts a new generation in `mode`: disposes every load in flight (their answers are never
-    /// applied) and loads the generation's first page; the rows shown stay until it commits.
+    /// Starts a new generation in `mode`.
+    ///
+    /// It disposes every load in flight (their answers are never applied) and loads the generation's
+    /// first page; the rows shown stay until it commits. With `jumpKey`, that page is the one of
+    /// `jumpKey` and the opening key stays (a jump).
     @inlinable
-    mutating func refresh(_ mode: RefreshMode<Key>, query newQuery: Query?, _ effects: inout Effects) {
-        var key = openingKey
+    mutating func refresh(
+        _ mode: RefreshMode<Key>, query newQuery: Query?, startingAt jumpKey: Key? = nil, _ effects: inout Effects
+    ) {
+        var key = jumpKey ?? openingKey
         var plan: RefreshProgress?
         switch mode {
         case .restart:
@@ -104,7 +109,7 @@ extension PagingMachine {
             keys.append(
                 PageKeys(
                     key: fresh.key, previousKey: fresh.page.previousKey, nextKey: fresh.page.nextKey,
-                    identities: identities))
+                    identities: identities, itemsBefore: fresh.page.itemsBefore))
             usedKeys.insert(fresh.key)
         }
         let first = pages[0].page

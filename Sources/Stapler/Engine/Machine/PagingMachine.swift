@@ -94,6 +94,10 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     @usableFromInline var firstPageIndex = 0
     /// The lists of earlier queries, when a ``QueryCache`` is on.
     @usableFromInline var queryCache: CachedLists?
+    /// Whether the list is shown at full length, with placeholders (see ``PagedSlots``).
+    @usableFromInline var placeholders = false
+    /// How far from the loaded rows, in slots, a preload jumps; with the key of a slot's page.
+    @usableFromInline var jump: (threshold: Int, key: @Sendable (_ slot: Int, _ pageSize: Int) -> Key)?
 
     @inlinable
     init(
@@ -172,6 +176,7 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
                 "illegal paging transition \(snapshot.state.name) -> \(state.name)")
         #endif
         snapshot.state = state
+        updatePlaceholders(&effects)
         snapshot.loadStates = LoadStates(
             refresh: refreshSlot.loadState(endReached: false),
             prepend: prependSlot.loadState(endReached: hasList && topKey == nil),

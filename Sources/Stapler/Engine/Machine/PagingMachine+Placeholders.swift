@@ -1,0 +1,118 @@
+extension PagingMachine {
+    /// Whether the list is shown with placeholders now: they are on, and the top page's position and
+    /// the total are known.
+    @inlinable
+    var showsPlaceholders: Bool {
+        placeholders && hasList && pageKeys.first?.itemsBefore != nil && snapshot.total != nil
+    }
+
+    /// Loads the page that holds `slot` directly, as a new generation that keeps the opening key.
+    ///
+    /// The loaded rows stay until it lands, and a newer jump (or refresh) supersedes it silently. A jump
+    /// to the page already loading does nothing.
+    @inlinable
+    mutating func jump(toSlot slot: Int, _ effects: inout Effects) {
+        guard let jump else { return }
+        let key = jump.key(slot, pageSize)
+        if let load = refreshSlot.load, load.request.key == key { return }
+        refresh(.restart, query: nil, startingAt: key, &effects)
+    }
+
+    /// Where the list sits in the whole list and how many slots it fills (see ``PagedSlots``).
+    @usableFromInline
+    struct SlotShape {
+        @usableFromInline let before: Int
+        @usableFromInline let count: Int
+        @usableFromInline let after: Int
+
+        @inlinable
+        init(before: Int, count: Int, after: Int) {
+            self.before = before
+            self.count = count
+            self.after = after
+        }
+
+        @inlinable
+        var slots: Int { before + count + after }
+    }
+
+    /// Brings the placeholder counts up to date and works out how the slots changed in this transition.
+    ///
+    /// With placeholders on, the top page's ``Page/itemsBefore`` and the total place the loaded rows:
+    /// that many placeholders before them, and up to the total after them (never a negative count: a
+    /// total below the loaded rows leaves none).
+    @inlinable
+    mutating func updatePlaceholders(_ effects: inout Effects) {
+        let old = effects.previousPlaceholders ?? (snapshot.placeholdersBefore, snapshot.placeholdersAfter)
+        effects.previousPlaceholders = old
+        var (before, after) = (0, 0)
+        if placeholders, hasList, let top = pageKeys.first?.itemsBefore, let total = snapshot.total {
+            before = top
+            after = max(0, total - top - snapshot.items.count)
+        }
+        snapshot.placeholdersBefore = before
+        snapshot.placeholdersAfter = after
+        let oldCount = effects.itemsChange == nil ? snapshot.items.count : effects.previousItems.count
+        effects.slotsChange = Self.slotsChange(
+            effects.itemsChange, appliesPage: effects.appliesPage,
+            from: SlotShape(before: old.before, count: oldCount, after: old.after),
+            to: SlotShape(before: before, count: snapshot.items.count, after: after))
+        // The slots before a change of the placeholders alone hold the same items.
+        if effects.slotsChange != nil, effects.itemsChange == nil { effects.previousItems = snapshot.items }
+    }
+
+    /// The change of the slots, given the change of the items between two shapes.
+    ///
+    /// Slots keep their positions, so a page that fills placeholders (or a drop that leaves them)
+    /// updates those slots, and a total that moves inserts or removes slots at the end. A local edit
+    /// shifts the rows after it.
+    @inlinable
+    static func slotsChange(
+        _ itemsChange: ItemsChange?, appliesPage: Bool, from old: SlotShape, to new: SlotShape
+    ) -> ItemsChange? {
+        if old.before == 0, old.after == 0, new.before == 0, new.after == 0 { return itemsChange }
+        if old.slots == 0 { return new.slots == 0 ? nil : .reloaded }
+        if new.slots == 0 { return .cleared }
+        var changed: [Range<Int>] = []
+        switch itemsChange {
+        case nil: break
+        case .reloaded?, .cleared?:
+            changed = [old.before..<old.before + old.count, new.before..<new.before + new.count]
+        case .appended(let rows)?, .updated(let rows)?:
+            changed = [new.before + rows.lowerBound..<new.before + rows.upperBound]
+        case .inserted(let rows)? where appliesPage:
+            changed = [new.before + rows.lowerBound..<new.before + rows.upperBound]
+        case .removed(let rows)? where appliesPage:
+            changed = [old.before + rows.lowerBound..<old.before + rows.upperBound]
+        case .difference(let difference)?:
+            changed = difference.removals.map { old.before + $0..<old.before + $0 + 1 }
+            changed += (difference.insertions + difference.updates).map { new.before + $0..<new.before + $0 + 1 }
+        case .inserted(let rows)?:
+            // A local insertion: the rows after it move down, and a trailing placeholder makes room.
+            let slot = new.before + rows.lowerBound
+            if new.slots == old.slots {
+                return .difference(ItemsDifference(removals: [old.slots - 1], insertions: [slot]))
+            }
+            return .inserted(slot..<slot + rows.count)
+        case .removed(let rows)?:
+            let slot = old.before + rows.lowerBound
+            if new.slots == old.slots {
+                return .difference(ItemsDifference(removals: [slot], insertions: [new.slots - 1]))
+            }
+            return .removed(slot..<slot + rows.count)
+        }
+        let kept = min(old.slots, new.slots)
+        let updates = Set(changed.flatMap { $0.clamped(to: 0..<kept) }).sorted()
+        let removals = new.slots < old.slots ? Array(new.slots..<old.slots) : []
+        let insertions = new.slots > old.slots ? Array(old.slots..<new.slots) : []
+        switch (updates.isEmpty, removals.isEmpty, insertions.isEmpty) {
+        case (true, true, true): return nil
+        case (false, true, true) where updates.count == updates[updates.count - 1] - updates[0] + 1:
+            return .updated(updates[0]..<updates[0] + updates.count)
+        case (true, false, true): return .removed(new.slots..<old.slots)
+        case (true, true, false): return .inserted(old.slots..<new.slots)
+        default:
+            return .difference(ItemsDifference(removals: removals, insertions: insertions, updates: updates))
+        }
+    }
+}
