@@ -9,6 +9,14 @@ struct DemoOptions: Sendable {
     var itemCount = 64
     /// How many messages the simulated chat holds.
     var messageCount = 45
+    /// How many products the long list of the memory-bound and relaunch scenes holds.
+    var longItemCount = 120
+    /// The `maxPages` the command line gave; ``maxPages`` is the one the scenes use.
+    var requestedMaxPages: Int?
+    /// Where the relaunch scene saves its list (and leaves it); `nil`: a temporary file, removed after.
+    var saveTo: URL?
+    /// A saved list to restore: the run is the relaunch scene's second launch alone, from this file.
+    var restoreFrom: URL?
     /// The chance that a simulated request fails, from 0 to 1.
     var failureRate = 0.1
     /// The mean latency of the simulated backend.
@@ -35,6 +43,24 @@ struct DemoOptions: Sendable {
 
     /// The page size of the simulation.
     var simulatedPageSize: Int { pageSize ?? 10 }
+
+    /// How many rows the screen of the long-list scenes shows.
+    static let screenRows = 8
+
+    /// The `prefetchDistance` of the long-list scenes' paginators: at least the screen's height, because
+    /// a memory bound keeps only the rows that close to the row last passed to `preload(index:)` (the
+    /// bottom row of the screen going down, the top row going up), and the rest of the screen must stay.
+    var boundedPrefetchDistance: Int { max(simulatedPageSize / 2, Self.screenRows) }
+
+    /// The `maxPages` of the paginators of the memory-bound and relaunch scenes: `--max-pages`, else 4
+    /// (or the fewest the page size allows, if more).
+    var maxPages: Int { requestedMaxPages ?? max(4, fewestMaxPages) }
+
+    /// The fewest pages a long-list scene's bound may keep: a page and the kept rows on both sides.
+    var fewestMaxPages: Int {
+        let rows = simulatedPageSize + 2 * boundedPrefetchDistance
+        return (rows + simulatedPageSize - 1) / simulatedPageSize
+    }
 }
 
 /// A command line the demo cannot run.
@@ -65,6 +91,10 @@ extension DemoOptions {
             case "--page-size": options.pageSize = try integer(value(), for: name, atLeast: 1)
             case "--items": options.itemCount = try integer(value(), for: name, atLeast: 0)
             case "--messages": options.messageCount = try integer(value(), for: name, atLeast: 0)
+            case "--long-items": options.longItemCount = try integer(value(), for: name, atLeast: 0)
+            case "--max-pages": options.requestedMaxPages = try integer(value(), for: name, atLeast: 2)
+            case "--save-to": options.saveTo = URL(fileURLWithPath: try value())
+            case "--restore-from": options.restoreFrom = URL(fileURLWithPath: try value())
             case "--failure-rate": options.failureRate = try number(value(), for: name, in: 0...1)
             case "--latency": options.latency = .milliseconds(try integer(value(), for: name, atLeast: 0))
             case "--seed":
@@ -96,6 +126,15 @@ extension DemoOptions {
             default:
                 throw OptionsError(description: "unknown argument \(argument)")
             }
+        }
+        if let maxPages = options.requestedMaxPages, maxPages < options.fewestMaxPages {
+            throw OptionsError(
+                description: "--max-pages \(maxPages) cannot keep a page of \(options.simulatedPageSize) and "
+                    + "\(options.boundedPrefetchDistance) rows on each side of the row shown: it needs at least "
+                    + "\(options.fewestMaxPages)")
+        }
+        if options.url != nil, options.saveTo != nil || options.restoreFrom != nil {
+            throw OptionsError(description: "--save-to and --restore-from belong to the simulation, not to --url")
         }
         return options
     }
@@ -130,7 +169,13 @@ extension DemoOptions {
         its newest message and pages older ones at the top, a message deleted and one edited while a
         page loads, and a pull to refresh that reloads every loaded page; then a news feed whose server
         hangs on a page: the paginator's load timeout fails it (timedOut) and its automatic retry, with
-        a seeded jittered backoff, asks for it again. With --url it pages a real HTTP API.
+        a seeded jittered backoff, asks for it again; then a long list with a memory bound (maxPages),
+        scrolled to its end and back: pages are dropped at the far end (logged as "dropped") and reload
+        with their keys when the user scrolls back, and every product must appear once each way, in
+        order; then a relaunch: the app saves its list to a file as JSON (savedState, JSONEncoder), the
+        system ends it, and the next launch shows the list from the file with 0 requests
+        (Paginator(restoring:)), then revalidates it around the row last shown. With --url it pages a
+        real HTTP API.
 
         SIMULATION (the default)
           --items N           items on the simulated server (default 64)
@@ -141,6 +186,21 @@ extension DemoOptions {
           --latency MS        mean response time in milliseconds (default 120)
           --seed N            random seed: the same seed plays the same session, line for line (default 42)
           --speed X           playback speed: 2 is twice as fast, 0 as fast as possible (default 1)
+
+        LONG LIST AND RELAUNCH (the last two scenes of the simulation)
+          --long-items N      products in the long list (default 120)
+          --max-pages N       the paginator's maxPages, the most pages it keeps (default 4, or more for
+                              small pages); the demo's prefetchDistance is the screen's 8 rows (or half
+                              a page, if more), and the bound must hold a page and that many rows on
+                              each side of the row shown
+          --save-to FILE      the relaunch saves its list to FILE (JSON) and leaves it there (default:
+                              a temporary file, removed at the end)
+          --restore-from FILE play the relaunch's second launch alone: restore the list saved in FILE
+                              by an earlier run with --save-to, log the requests it took (0), revalidate
+                              it and scroll to the top; a file that does not restore (missing, not JSON,
+                              another version, a list that does not hold together) is logged as
+                              "restore failed" with its RestoreError, and the list opens afresh. Use the
+                              same --seed, --long-items and --page-size as the run that saved it
 
         HTTP API (--url)
           --url URL           page this API through URLSession; a URL that names a page in the middle
@@ -181,6 +241,8 @@ extension DemoOptions {
         EXAMPLES
           swift run Demo
           swift run Demo --failure-rate 0.5 --seed 7
+          swift run Demo --long-items 400 --max-pages 3
+          swift run Demo --speed 0 --save-to /tmp/list.json && swift run Demo --restore-from /tmp/list.json
           swift run Demo --url 'https://api.github.com/repos/apple/swift/contributors?per_page=30'
         """
 }

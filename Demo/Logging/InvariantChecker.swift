@@ -60,6 +60,18 @@ final class InvariantChecker<Item: ListItem, Query: Sendable, Failure: Error>: S
         return disposables
     }
 
+    /// Takes `snapshot`, the current one of a paginator that shows a list from the start (a restored
+    /// list), as the state the checker starts from, and checks it.
+    func resume<Metadata>(from snapshot: PagingSnapshot<Item, Metadata, Failure>) {
+        report(
+            state.withLock { state in
+                state.state = snapshot.state
+                state.generation = snapshot.generation
+                state.firstPageArrived = true
+                return check(snapshot, &state)
+            })
+    }
+
     /// Announces a refresh with `query` (or the current query when `nil`), just before it is called.
     func willRefresh(query: Query? = nil) {
         state.withLock { state in

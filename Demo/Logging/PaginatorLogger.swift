@@ -49,8 +49,21 @@ enum PaginatorLogger {
         case .updated(let range):
             return "updated \(range): \(update.items[range].idSummary)"
         case .difference(let difference):
-            return "difference: \(difference.removals.count) removed, \(difference.insertions.count) inserted, "
+            var text =
+                "difference: \(difference.removals.count) removed, \(difference.insertions.count) inserted, "
                 + "\(difference.moves.count) moved, \(difference.updates.count) updated"
+            // A memory bound's drop with the page it made room for: which rows went and came.
+            if difference.moves.isEmpty, difference.updates.isEmpty {
+                let previous = Array(update.previous)
+                let items = Array(update.items)
+                if !difference.removals.isEmpty {
+                    text += "; removed \(difference.removals.map { previous[$0] }.idSummary)"
+                }
+                if !difference.insertions.isEmpty {
+                    text += "; inserted \(difference.insertions.map { items[$0] }.idSummary)"
+                }
+            }
+            return text
         }
     }
 

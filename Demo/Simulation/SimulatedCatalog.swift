@@ -1,13 +1,14 @@
 import Stapler
 
-/// A product of the simulated shop: the item type of the default run.
-struct Product: ListItem {
+/// A product of the simulated shop: the item type of the default run (`Codable`, so the relaunch scene
+/// can save a list of them).
+struct Product: ListItem, Codable, Equatable {
     let id: Int
     let category: Category
 }
 
 /// The categories the user can search for: the query type of the default run (`nil` lists all).
-enum Category: String, CaseIterable, Sendable {
+enum Category: String, CaseIterable, Codable, Sendable {
     case books
     case music
     case films
@@ -15,8 +16,8 @@ enum Category: String, CaseIterable, Sendable {
 }
 
 /// One response of the simulated `GET /products?offset=&limit=`: a page and the total, as an
-/// offset + total API sends it.
-struct ProductsPage: PaginatedResponse {
+/// offset + total API sends it; a saved list keeps the latest one as its metadata.
+struct ProductsPage: PaginatedResponse, Codable {
     let items: [Product]
     let total: Int
 }

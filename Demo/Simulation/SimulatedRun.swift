@@ -1,14 +1,21 @@
+import Foundation
 import Stapler
 
-/// The default run: a scripted session against the simulated shop, then the chat scenes (``ChatRun``),
-/// then the scene whose server hangs (``HangingServerRun``), each unless the user gave up before, then
-/// a summary.
+/// The default run: the shop, the chat, the server that hangs, the long list and the relaunch.
+///
+/// A scripted session against the simulated shop, then the chat scenes (``ChatRun``), the scene whose
+/// server hangs (``HangingServerRun``), the long list with a memory bound (``BoundedListRun``) and the
+/// relaunch (``RelaunchRun``), each unless the user gave up before, then a summary. With
+/// `--restore-from`, the relaunch's second launch alone.
 @MainActor
 enum SimulatedRun {
     static func run(_ options: DemoOptions) -> ExitStatus {
         let simulation = Simulation(speed: options.speed)
         let clock = simulation.clock
         let log = Log(to: .standardOutput) { clock.withLock { $0 } }
+        if let url = options.restoreFrom {
+            return restoreOnly(from: url, options: options, simulation: simulation, log: log)
+        }
         var random = SplitMix(seed: options.seed)
         let catalog = SimulatedCatalog(count: options.itemCount, random: &random)
         let pageSize = options.simulatedPageSize
@@ -48,12 +55,21 @@ enum SimulatedRun {
         let chat = session.outcome.gaveUp ? nil : ChatRun(options: options, simulation: simulation, log: log).run()
         let hanging =
             (chat?.gaveUp ?? true) ? nil : HangingServerRun(options: options, simulation: simulation, log: log).run()
+        var later: [SceneResult] = []
+        if let hanging, !hanging.gaveUp {
+            later.append(BoundedListRun(options: options, simulation: simulation, log: log).run())
+        }
+        if let bounded = later.last, !bounded.gaveUp {
+            later.append(RelaunchRun(options: options, simulation: simulation, log: log).run())
+        }
 
         let snapshot = paginator.snapshot.value
         let outcome = session.outcome
         let statistics = backend.statistics
-        let violations = checker.violations + (chat?.violations ?? []) + (hanging?.violations ?? [])
-        let checks = checker.checkCount + (chat?.checks ?? 0) + (hanging?.checks ?? 0)
+        let violations =
+            checker.violations + (chat?.violations ?? []) + (hanging?.violations ?? []) + later.flatMap(\.violations)
+        let checks =
+            checker.checkCount + (chat?.checks ?? 0) + (hanging?.checks ?? 0) + later.reduce(0) { $0 + $1.checks }
         let query: Category? = outcome.searches > 0 ? catalog.largestCategory : nil
         let expected = catalog.ids(for: query).count
         let complete = snapshot.items.count == expected && snapshot.isEndReached
@@ -72,12 +88,35 @@ enum SimulatedRun {
             """)
         if let chat { log.plain(chat.summary) }
         if let hanging { log.plain(hanging.summary) }
+        for scene in later { log.plain(scene.summary) }
         log.plain(
             "  invariants   \(violations.isEmpty ? "all held" : "\(violations.count) BROKEN") "
                 + "(\(checks) snapshots and changes checked)")
         if !violations.isEmpty { return .invariantBroken }
         let chatComplete = chat.map { !$0.gaveUp && $0.complete } ?? false
         let hangingComplete = hanging.map { !$0.gaveUp && $0.complete } ?? false
-        return outcome.gaveUp || !complete || !chatComplete || !hangingComplete ? .gaveUp : .success
+        let laterComplete = later.count == 2 && later.allSatisfy { !$0.gaveUp && $0.complete }
+        return outcome.gaveUp || !complete || !chatComplete || !hangingComplete || !laterComplete ? .gaveUp : .success
+    }
+
+    /// `--restore-from`: the relaunch scene's second launch alone, from a file an earlier run saved.
+    private static func restoreOnly(from url: URL, options: DemoOptions, simulation: Simulation, log: Log) -> ExitStatus
+    {
+        log.plain(
+            """
+            Stapler demo: the relaunch of a list saved by an earlier run (--restore-from \(url.path)), over the \
+            simulated shop's long list of \(options.longItemCount) products, pages of \(options.simulatedPageSize), \
+            maxPages \(options.maxPages), seed \(options.seed). Times are the simulation's clock.
+
+            """)
+        log.heading()
+        let result = RelaunchRun(options: options, simulation: simulation, log: log).secondLaunchOnly(from: url)
+        log.plain("\n── Summary\n  time         \(Log.format(simulation.now)) on the simulation's clock")
+        log.plain(result.summary)
+        log.plain(
+            "  invariants   \(result.violations.isEmpty ? "all held" : "\(result.violations.count) BROKEN") "
+                + "(\(result.checks) snapshots and changes checked)")
+        if !result.violations.isEmpty { return .invariantBroken }
+        return result.gaveUp || !result.complete ? .gaveUp : .success
     }
 }

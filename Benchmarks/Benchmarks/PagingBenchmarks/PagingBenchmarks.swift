@@ -2,7 +2,9 @@ import Benchmark
 import BenchmarkSupport
 import Scenarios
 
-// P1-P3: see Sources/Scenarios/PagingScenarios.swift and README.md.
+// P1-P6: see Sources/Scenarios/PagingScenarios.swift and README.md; P7 (a bounded list scrolled end to end
+// and back) and P8 (saving and restoring a list) are in this target's own files.
 let benchmarks: @Sendable () -> Void = {
     register(pagingScenarios())
+    registerBounded(boundedScrollScenarios() + restoreScenarios())
 }
