@@ -7,7 +7,7 @@ import Stapler
 /// Going down, pages are dropped at the top (logged as `dropped` by ``MemoryBoundWatcher``, and as the
 /// items change that removes them); going up, each dropped page reloads with the key it was loaded
 /// with and pages go at the bottom. Besides the ``InvariantChecker`` (no duplicate, the list always a
-/// run of consecutive products, every change consistent) and the watcher (never more than `maxPages`,
+/// run of consecutive products, every change consistent) and the watcher (never more than `maxPages` + 1,
 /// `leadingCount` keeps the rows in place), the run checks that every product appeared on screen once
 /// on the way down, in order, and once on the way up, in reverse order: nothing lost, nothing twice.
 @MainActor

@@ -43,12 +43,12 @@ struct DemoRelaunchTests {
             "demo       saved                   40 products in 4 pages (ids 41…80, the row last shown 27), "
                 + "with the keys of the 4 pages dropped above, to a temporary file",
             "demo       the app ends            the system ends the app",
-            "demo       read                    2258 bytes of JSON from a temporary file",
+            "demo       read                    2393 bytes of JSON from a temporary file",
             "demo       restored                Paginator(restoring:) shows 40 products at once, ids 41…80, "
                 + "state data, 4 pages, total 120",
             "demo       requests                0 requests to show the restored list",
             "refresh(.around(index: 27, minimumCount: 20))",
-            "relaunch 2   restored 40 products in 4 pages (ids 41…80, the row last shown 27) from 2258 bytes with "
+            "relaunch 2   restored 40 products in 4 pages (ids 41…80, the row last shown 27) from 2393 bytes with "
                 + "0 requests, revalidated around row 27; then scrolled to the top",
             "invariants   all held",
         ] {
