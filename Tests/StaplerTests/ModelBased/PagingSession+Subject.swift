@@ -19,18 +19,8 @@ extension PagingSession {
                 Response(items: items, total: total)
             }
         }
-        let (initialKey, deduplication) = (configuration.opensMidway ? 10 : nil, configuration.deduplicates)
-        let paginator =
-            clock == nil
-            ? OffsetPaginator(
-                source: source, pageSize: PagingReference.pageSize, query: 0, initialKey: initialKey,
-                prefetchDistance: PagingReference.prefetchDistance, deduplication: deduplication ? .by(\.self) : nil,
-                deliveringOn: scheduler)
-            : OffsetPaginator(
-                source: source, pageSize: PagingReference.pageSize, query: 0, initialKey: initialKey,
-                prefetchDistance: PagingReference.prefetchDistance, deduplication: deduplication ? .by(\.self) : nil,
-                deliveringOn: scheduler, policy: Self.policy(on: clock),
-                queryCache: .last(PagingReference.cacheCapacity))
+        let paginator = makePaginator(
+            source, initialKey: configuration.opensMidway ? 10 : nil, deliveringOn: scheduler, clock: clock)
         return subject(for: paginator, key: { $0 })
     }
 
@@ -44,19 +34,28 @@ extension PagingSession {
                     items: items, nextCursor: next.map { "c\($0)" }, previousCursor: previous.map { "c\($0)" })
             }
         }
-        let (initialKey, deduplication) = (configuration.opensMidway ? "c10" : nil, configuration.deduplicates)
-        let paginator =
-            clock == nil
-            ? CursorPaginator(
-                source: source, pageSize: PagingReference.pageSize, query: 0, initialKey: initialKey,
-                prefetchDistance: PagingReference.prefetchDistance, deduplication: deduplication ? .by(\.self) : nil,
-                deliveringOn: scheduler)
-            : CursorPaginator(
-                source: source, pageSize: PagingReference.pageSize, query: 0, initialKey: initialKey,
-                prefetchDistance: PagingReference.prefetchDistance, deduplication: deduplication ? .by(\.self) : nil,
-                deliveringOn: scheduler, policy: Self.policy(on: clock),
-                queryCache: .last(PagingReference.cacheCapacity))
+        let paginator = makePaginator(
+            source, initialKey: configuration.opensMidway ? "c10" : nil, deliveringOn: scheduler, clock: clock)
         return subject(for: paginator, key: { $0 == 0 ? nil : "c\($0)" })
+    }
+
+    /// A paginator over `source` as the configuration sets it up: with a clock, the policy and the query
+    /// cache the reference models.
+    private func makePaginator<Key, Metadata>(
+        _ source: PageSource<Int, Key, Int, Metadata, ServerError>, initialKey: Key?,
+        deliveringOn scheduler: TestScheduler?, clock: TestScheduler?
+    ) -> Paginator<Int, Key, Int, Metadata, ServerError> {
+        let deduplication: Deduplication<Int>? = configuration.deduplicates ? .by(\.self) : nil
+        guard let clock else {
+            return Paginator(
+                source: source, pageSize: PagingReference.pageSize, query: 0, initialKey: initialKey,
+                prefetchDistance: PagingReference.prefetchDistance, deduplication: deduplication,
+                deliveringOn: scheduler)
+        }
+        return Paginator(
+            source: source, pageSize: PagingReference.pageSize, query: 0, initialKey: initialKey,
+            prefetchDistance: PagingReference.prefetchDistance, deduplication: deduplication, deliveringOn: scheduler,
+            policy: Self.policy(on: clock), queryCache: .last(PagingReference.cacheCapacity))
     }
 
     /// A load whose every run is recorded in `requests`, for the session to answer; `page` makes the
