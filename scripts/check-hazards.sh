@@ -132,7 +132,7 @@ covered=0
 total=0
 waiting=""
 printf '%-4s | %-5s | %-6s | %-7s | %s\n' "ID" "tests" "stress" "status" "hazard"
-printf -- '-----|-------|--------|---------|--------|------------------------------------------------\n'
+printf -- '-----|-------|--------|---------|------------------------------------------------\n'
 while IFS='|' read -r id wants_stress title; do
     total=$((total + 1))
     rows=$(printf '%s\n' "$names" | awk -F'\t' -v id="$id" '$1 == id' || true)

@@ -97,7 +97,7 @@ while :; do
     server_pid=$!
     port=""
     for _ in $(seq 100); do
-        port=$(grep -oE '^PORT [0-9]+' "$prefix.server-out" | cut -d' ' -f2 || true)
+        port=$(grep -soE '^PORT [0-9]+' "$prefix.server-out" | cut -d' ' -f2 || true)
         [ -n "$port" ] && break
         sleep 0.1
     done
