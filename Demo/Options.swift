@@ -38,6 +38,8 @@ struct DemoOptions: Sendable {
     var retries = 8
     /// Whether to print the id of every loaded item at the end.
     var printIDs = false
+    /// Whether the `--url` run drops items whose id it already has (`Deduplication.by(\.id)`).
+    var deduplicates = false
     /// Whether to print the help and exit.
     var showsHelp = false
 
@@ -88,6 +90,7 @@ extension DemoOptions {
             switch name {
             case "-h", "--help": options.showsHelp = true
             case "--print-ids": options.printIDs = true
+            case "--dedup": options.deduplicates = true
             case "--page-size": options.pageSize = try integer(value(), for: name, atLeast: 1)
             case "--items": options.itemCount = try integer(value(), for: name, atLeast: 0)
             case "--messages": options.messageCount = try integer(value(), for: name, atLeast: 0)
@@ -222,6 +225,8 @@ extension DemoOptions {
                               that detects the format (default 10)
           --print-ids         at the end, print the id of every loaded item, in order, one per line, on
                               standard output; the log then goes to standard error
+          --dedup             drop an item whose id the list already has (Deduplication.by(\\.id)): the
+                              repeats offset and page-number pages bring when rows are inserted above
 
         BOTH
           --retries N         how many retries in a row one page gets before the run gives up (default 8):

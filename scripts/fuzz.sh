@@ -2,12 +2,25 @@
 # Runs a libFuzzer target for a while, under Address Sanitizer; fails if it finds a crash.
 #
 # Usage: scripts/fuzz.sh [target] [seconds]     (default: page-storage, 60)
+#        scripts/fuzz.sh all [seconds]          every target in turn, each for that long
 #
-# Targets:
+# Targets (each a Fuzz/<Name>/ folder and a seed corpus in Fuzz/Corpus/<Name>):
 #   page-storage   PagedItems against a plain array of pages (Fuzz/PageStorage), built with the storage's
 #                  sources and their invariant checks (-D STAPLER_INTERNAL_CHECKS).
+#   engine         a real Paginator against the model-based test's reference model (Fuzz/Engine): calls and
+#                  answers (good, bad, late, stale, in every direction) decoded from the bytes, checked by
+#                  the test's own PagingSession and PagingReference (Tests/StaplerTests/ModelBased).
+#   wire-formats   the Demo's four wire-format decoders (Fuzz/WireFormats): arbitrary bodies and Link
+#                  headers give a page or HTTPFailure.malformed, never a trap.
+#   restoration    not yet: it lands with restoring a saved paginator. Its hook: add Fuzz/Restoration with
+#                  an LLVMFuzzerTestOneInput that hands the bytes to the saved-state decoder (a typed error
+#                  or a valid paginator), a seed corpus of saved states, and a case below like `engine`'s.
 #
-# The seed corpus lives in Fuzz/Corpus/<target> and is committed; the inputs a run finds interesting go
+# The library modules (Reactive, Stapler, a TestSupport of the files the model needs) are built into
+# .build-fuzz/modules (again only when a library source changed), instrumented for coverage, with the invariant checks on and
+# -enable-testing (the model's session uses @testable import).
+#
+# The seed corpus lives in Fuzz/Corpus/<Name> and is committed; the inputs a run finds interesting go
 # to .build-fuzz/corpus-<target>, kept between local runs. A crashing input is copied into the seed
 # corpus (commit it: it then runs on every CI pass) and printed, and the script exits 1.
 set -euo pipefail
@@ -17,23 +30,79 @@ export PATH="/opt/swift/usr/bin:$PATH"
 target="${1:-page-storage}"
 seconds="${2:-60}"
 build=".build-fuzz"
+modules="$build/modules"
 mkdir -p "$build"
 
+if [ "$target" = all ]; then
+    for each in page-storage engine wire-formats; do
+        "$0" "$each" "$seconds"
+    done
+    exit 0
+fi
+
+flags=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name Stapler -D STAPLER_INTERNAL_CHECKS)
+
+# Compiles, dropping the linker's warnings about the sanitizer runtime's local symbols (noise).
+compile() {
+    swiftc "${flags[@]}" "$@" 2>&1 | grep -v "Cannot export local symbol" || true
+}
+
+# Builds module $1 from the remaining sources as a static library in $modules.
+build_module() {
+    local name="$1"
+    shift
+    mkdir -p "$modules"
+    compile -enable-testing -I "$modules" -emit-library -static -emit-module \
+        -emit-module-path "$modules/$name.swiftmodule" -module-name "$name" "$@" -o "$modules/lib$name.a"
+    [ -f "$modules/lib$name.a" ] || { echo "fuzz: the $name module did not build" >&2; exit 1; }
+}
+
+# Builds Reactive and Stapler, unless the modules were built from the same sources with the same flags.
+build_libraries() {
+    local stamp
+    stamp=$( (echo "${flags[*]}"; find Sources -name '*.swift' | sort | xargs cat) | sha1sum | cut -d' ' -f1)
+    if [ -f "$modules/libStapler.a" ] && [ "$(cat "$modules/stamp" 2>/dev/null)" = "$stamp" ]; then
+        return
+    fi
+    rm -rf "$modules"
+    build_module Reactive $(find Sources/Reactive -name '*.swift' | sort)
+    build_module Stapler $(find Sources/Stapler -name '*.swift' | sort)
+    echo "$stamp" > "$modules/stamp"
+}
+
+binary="$build/fuzz-$target"
+rm -f "$binary"
 case "$target" in
 page-storage)
-    sources=(Sources/Stapler/Storage/*.swift Fuzz/PageStorage/FuzzPageStorage.swift)
     corpus="Fuzz/Corpus/PageStorage"
+    compile -module-name FuzzTarget Sources/Stapler/Storage/*.swift Fuzz/PageStorage/FuzzPageStorage.swift \
+        -o "$binary"
+    ;;
+engine)
+    corpus="Fuzz/Corpus/Engine"
+    build_libraries
+    build_module TestSupport Tests/TestSupport/Locked.swift Tests/TestSupport/SplitMix.swift \
+        Tests/TestSupport/ManualServer.swift
+    model=Tests/StaplerTests/ModelBased
+    compile -I "$modules" -L "$modules" -lStapler -lReactive -lTestSupport -module-name FuzzEngine \
+        "$model/PagingReference.swift" "$model/PagingReference+Answers.swift" "$model/PagingOperation.swift" \
+        "$model/PagingSession.swift" Tests/StaplerTests/Fixtures.swift Fuzz/Engine/FuzzEngine.swift -o "$binary"
+    ;;
+wire-formats)
+    corpus="Fuzz/Corpus/WireFormats"
+    build_libraries
+    compile -I "$modules" -L "$modules" -lStapler -lReactive -module-name FuzzWireFormats \
+        $(find Demo -name '*.swift' ! -name main.swift | sort) Fuzz/WireFormats/FuzzWireFormats.swift -o "$binary"
+    ;;
+restoration)
+    echo "fuzz: the restoration target comes with restoring a saved paginator (see the hook above)" >&2
+    exit 2
     ;;
 *)
     echo "fuzz: unknown target $target" >&2
     exit 2
     ;;
 esac
-
-binary="$build/fuzz-$target"
-# The linker warns about the sanitizer runtime's local symbols; those lines are noise.
-swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -D STAPLER_INTERNAL_CHECKS \
-    -module-name FuzzTarget "${sources[@]}" -o "$binary" 2>&1 | grep -v "Cannot export local symbol" || true
 [ -x "$binary" ] || { echo "fuzz: the $target target did not build" >&2; exit 1; }
 
 mkdir -p "$corpus" "$build/artifacts-$target" "$build/corpus-$target"

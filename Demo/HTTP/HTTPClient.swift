@@ -110,12 +110,12 @@ final class HTTPClient: Sendable {
         return HTTPResponse(url: http.url ?? url, body: data, headers: headers)
     }
 
-    /// Decodes a JSON body, turning a decoding error into a logged ``HTTPFailure/malformed(_:)``.
-    func decode<Value: Decodable>(_ type: Value.Type, from response: HTTPResponse) throws(HTTPFailure) -> Value {
+    /// Runs a wire format's decoder (``PageDecoding``), logging and counting the failure it throws.
+    func decoded<Page>(_ decode: () throws(HTTPFailure) -> Page) throws(HTTPFailure) -> Page {
         do {
-            return try JSONDecoder().decode(type, from: response.body)
+            return try decode()
         } catch {
-            throw fail(.malformed(Self.explain(error)), after: nil)
+            throw fail(error, after: nil)
         }
     }
 
@@ -163,26 +163,6 @@ final class HTTPClient: Sendable {
             }
         }
         return .transport("\(error)")
-    }
-
-    private static func explain(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "not valid JSON" : "bad value at \(path(context.codingPath))"
-        case DecodingError.keyNotFound(let key, let context):
-            return "no \"\(key.stringValue)\" at \(path(context.codingPath))"
-        case DecodingError.typeMismatch(let type, let context):
-            return "expected \(type) at \(path(context.codingPath))"
-        case DecodingError.valueNotFound(let type, let context):
-            return "null instead of \(type) at \(path(context.codingPath))"
-        default:
-            return "\(error)"
-        }
-    }
-
-    private static func path(_ codingPath: [any CodingKey]) -> String {
-        guard !codingPath.isEmpty else { return "the top level" }
-        return codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
     }
 
     /// The reason phrase of a status code.

@@ -133,7 +133,8 @@ struct HTTPSession {
         _ source: PageSource<RemoteItem, Key, Void, Metadata, HTTPFailure>, initialKey: Key? = nil
     ) async -> ExitStatus {
         let paginator = Paginator(
-            source: source, pageSize: pageSize, initialKey: initialKey, policy: Self.policy(options))
+            source: source, pageSize: pageSize, initialKey: initialKey,
+            deduplication: options.deduplicates ? .by(\.id) : nil, policy: Self.policy(options))
         let checker = InvariantChecker<RemoteItem, Void, HTTPFailure>(
             query: (), log: log, describeQuery: { _ in "the list" })
         let logging = PaginatorLogger.attach(to: paginator, log: log)

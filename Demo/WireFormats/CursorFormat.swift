@@ -24,10 +24,7 @@ enum CursorFormat {
         .cursor { cursor, _, _ in
             .onMainActor { () async throws(HTTPFailure) -> LinkedPage in
                 let response = try await client.get(cursor.flatMap { URL(string: $0) } ?? url)
-                let envelope = try client.decode(Envelope.self, from: response)
-                return LinkedPage(
-                    items: envelope.results, nextCursor: envelope.nextURL(relativeTo: response.url)?.absoluteString,
-                    previousCursor: envelope.previousURL(relativeTo: response.url)?.absoluteString)
+                return try client.decoded { () throws(HTTPFailure) in try PageDecoding.cursor(response) }
             }
         }
     }

@@ -18,11 +18,7 @@ enum LimitOffsetFormat {
         .offset { offset, size, _ in
             .onMainActor { () async throws(HTTPFailure) -> Response in
                 let response = try await client.get(url.settingQuery(["limit": "\(size)", "offset": "\(offset)"]))
-                let envelope = try client.decode(Envelope.self, from: response)
-                guard let count = envelope.count else {
-                    throw client.fail(.malformed("no \"count\" in a limit/offset envelope"), after: nil)
-                }
-                return Response(items: envelope.results, total: count)
+                return try client.decoded { () throws(HTTPFailure) in try PageDecoding.limitOffset(response) }
             }
         }
     }

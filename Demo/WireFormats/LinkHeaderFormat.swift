@@ -11,14 +11,7 @@ enum LinkHeaderFormat {
         .cursor { cursor, _, _ in
             .onMainActor { () async throws(HTTPFailure) -> LinkedPage in
                 let response = try await client.get(cursor.flatMap { URL(string: $0) } ?? url)
-                let items = try client.decode([RemoteItem].self, from: response)
-                let relations = response.header("Link").map { links(in: $0) } ?? [:]
-                let resolve = { (link: String?) in
-                    link.flatMap { URL(string: $0, relativeTo: response.url)?.absoluteString }
-                }
-                return LinkedPage(
-                    items: items, nextCursor: resolve(relations["next"]),
-                    previousCursor: resolve(relations["prev"] ?? relations["previous"]))
+                return try client.decoded { () throws(HTTPFailure) in try PageDecoding.linkHeader(response) }
             }
         }
     }

@@ -24,10 +24,9 @@ enum PageNumberFormat {
             .onMainActor { () async throws(HTTPFailure) -> Response in
                 var pageURL = url.settingQuery(["page": "\(page)"])
                 if let sizeParameter { pageURL = pageURL.settingQuery([sizeParameter: "\(size)"]) }
-                let envelope = try client.decode(Envelope.self, from: try await client.get(pageURL))
-                // No `next` means this page is the last: as a page count, that is this page's number.
-                return Response(
-                    items: envelope.results, itemCount: envelope.count, pageCount: envelope.next == nil ? page : nil)
+                let response = try await client.get(pageURL)
+                return try client.decoded { () throws(HTTPFailure) in try PageDecoding.pageNumber(response, page: page)
+                }
             }
         }
     }

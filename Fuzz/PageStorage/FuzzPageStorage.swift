@@ -1,7 +1,8 @@
 // A libFuzzer target for the page storage (`Sources/Stapler/Storage`): the input bytes are read as a
-// sequence of operations (append, prepend, drop at either end, replace a page, keep a snapshot), each
-// applied to a `PagedItems` and to a plain array of pages; after every step the two must hold the same
-// items, and every snapshot kept along the way must still hold what it held. Built with the storage's
+// sequence of operations (append, prepend, drop at either end, replace a page, keep a snapshot, go back
+// to a kept snapshot and build on it: snapshots share their pages, so building on an older one must not
+// disturb a newer one), each applied to a `PagedItems` and to a plain array of pages; after every step
+// the two must hold the same items, and every snapshot kept along the way must still hold what it held. Built with the storage's
 // sources and the internal invariant checks by `scripts/fuzz.sh`.
 
 /// Reads bytes one at a time; 0 once they run out.
@@ -30,7 +31,7 @@ public func fuzzPageStorage(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     var reader = ByteReader(bytes: UnsafeRawBufferPointer(start: start, count: count))
     var items = PagedItems<Int>()
     var pages: [[Int]] = []
-    var kept: [(PagedItems<Int>, [Int])] = []
+    var kept: [(PagedItems<Int>, [[Int]])] = []
     var next = 0
     func page(_ reader: inout ByteReader) -> [Int] {
         (0..<reader.next() % 6).map { _ in
@@ -39,7 +40,7 @@ public func fuzzPageStorage(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         }
     }
     while !reader.isAtEnd {
-        switch reader.next() % 7 {
+        switch reader.next() % 8 {
         case 0:
             let added = page(&reader)
             items = items.appending(ContiguousArray(added))
@@ -60,9 +61,11 @@ public func fuzzPageStorage(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
             items = items.replacingPage(at: index, with: ContiguousArray(replacement))
             pages[index] = replacement
         case 5:
-            kept.append((items, pages.flatMap { $0 }))
+            kept.append((items, pages))
         case 6:
             items = items.movingChainsIntoTree()
+        case 7 where !kept.isEmpty:
+            (items, pages) = kept[reader.next() % kept.count]
         default:
             break
         }
@@ -78,7 +81,7 @@ public func fuzzPageStorage(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         }
     }
     for (snapshot, expected) in kept {
-        require(Array(snapshot) == expected, "a kept snapshot changed")
+        require(Array(snapshot) == expected.flatMap { $0 }, "a kept snapshot changed")
     }
     return 0
 }

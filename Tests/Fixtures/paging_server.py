@@ -36,6 +36,9 @@ neither headers nor body, sleeps SECONDS (bounded, so a handler thread never blo
 closes the connection without an answer, as a stuck backend behind a proxy does. A client needs its
 own time-out to get past it.
 
+With --chaos SEED the faults above give way to random ones on any page, and --insert-rows N inserts
+rows at the top while a client pages down (see chaos.py): the soak's server.
+
 With --no-faults every request succeeds. With --no-previous no response names the page before (no
 `previous` link, no rel="prev" or rel="first"), as APIs that page one way only do.
 
@@ -54,6 +57,9 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlencode, urlsplit
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the fixture in the work tree
+from chaos import Chaos, TopInserter  # noqa: E402 (after the line above)
 
 FAULTS = {
     (0, 1): "500",
@@ -111,13 +117,21 @@ def decode_cursor(cursor):
 class Catalog:
     """The items, the page arithmetic of each format, and the attempt counters of the faults."""
 
-    def __init__(self, count, default_size, faults, previous=True):
+    def __init__(self, count, default_size, faults, previous=True, inserter=None):
         self.items = [{"id": n, "name": f"item {n}"} for n in range(1, count + 1)]
         self.default_size = default_size
         self.faults = faults
         self.previous = previous
+        self.inserter = inserter
         self.attempts = {}
         self.lock = threading.Lock()
+
+    def rows_from(self, fmt, start):
+        """The items, after the inserter (if any) saw a request for the rows from `start`."""
+        if self.inserter:
+            with self.lock:
+                self.inserter.before_page(fmt, self.items, start)
+        return self.items
 
     def fault(self, fmt, page_index):
         """The fault to inject into this attempt at page `page_index` of format `fmt`, if any."""
@@ -129,11 +143,12 @@ class Catalog:
 
     def page(self, fmt, base, query):
         """(page index, status, headers, body) for one request; raises PageRequestError."""
-        count = len(self.items)
         if fmt == "limit-offset":
             limit = integer(query, "limit", self.default_size, 1)
             offset = integer(query, "offset", 0, 0)
-            results = self.items[offset : offset + limit]
+            items = self.rows_from(fmt, offset)
+            count = len(items)
+            results = items[offset : offset + limit]
             nxt = f"{base}?{urlencode({'limit': limit, 'offset': offset + limit})}" if offset + limit < count else None
             prev = f"{base}?{urlencode({'limit': limit, 'offset': max(0, offset - limit)})}" if offset > 0 else None
             body = {"count": count, "next": nxt, "previous": prev if self.previous else None, "results": results}
@@ -141,11 +156,13 @@ class Catalog:
         if fmt == "page-number":
             size = integer(query, "page_size", self.default_size, 1)
             page = integer(query, "page", 1, 1)
+            start = (page - 1) * size
+            items = self.rows_from(fmt, start)
+            count = len(items)
             pages = max(1, -(-count // size))
             if page > pages:
                 raise PageRequestError(404, "Invalid page.")
-            start = (page - 1) * size
-            results = self.items[start : start + size]
+            results = items[start : start + size]
             nxt = f"{base}?{urlencode({'page': page + 1, 'page_size': size})}" if page < pages else None
             prev = f"{base}?{urlencode({'page': page - 1, 'page_size': size})}" if page > 1 else None
             body = {"count": count, "next": nxt, "previous": prev if self.previous else None, "results": results}
@@ -155,7 +172,9 @@ class Catalog:
             cursor = query.get("cursor")
             position, reverse = decode_cursor(cursor[0]) if cursor else (0, False)
             start = max(0, position - size) if reverse else position
-            results = self.items[start : min(position, start + size) if reverse else start + size]
+            items = self.rows_from(fmt, start)
+            count = len(items)
+            results = items[start : min(position, start + size) if reverse else start + size]
             after = start + len(results)
             nxt = f"{base}?{urlencode({'cursor': encode_cursor(after), 'page_size': size})}" if after < count else None
             prev = (
@@ -168,7 +187,9 @@ class Catalog:
             size = integer(query, "per_page", self.default_size, 1)
             page = integer(query, "page", 1, 1)
             start = (page - 1) * size
-            results = self.items[start : start + size]
+            items = self.rows_from(fmt, start)
+            count = len(items)
+            results = items[start : start + size]
             last = max(1, -(-count // size))
             links = []
             if page < last:
@@ -182,7 +203,7 @@ class Catalog:
         raise PageRequestError(404, "Not found.")
 
 
-def make_handler(catalog, slow_seconds, quiet, hang_seconds=0.0):
+def make_handler(catalog, slow_seconds, quiet, hang_seconds=0.0, chaos=None):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -210,6 +231,9 @@ def make_handler(catalog, slow_seconds, quiet, hang_seconds=0.0):
                 host = self.headers.get("Host") or f"127.0.0.1:{self.server.server_address[1]}"
                 base = f"http://{host}/{fmt}/items"
                 index, headers, body = catalog.page(fmt, base, parse_qs(parts.query))
+                if chaos:
+                    self.answer_with_chaos(headers, body)
+                    return
                 fault = catalog.fault(fmt, index)
                 if fault == "slow" and hang_seconds > 0:
                     # Never answer: wait (bounded), then drop the connection with nothing sent.
@@ -232,6 +256,35 @@ def make_handler(catalog, slow_seconds, quiet, hang_seconds=0.0):
                 # The client gave up (a time-out): nothing to answer.
                 pass
 
+        def answer_with_chaos(self, headers, body):
+            """Answers with the fault chaos draws, or with the page (perhaps slowly)."""
+            fault, delay = chaos.draw()
+            whole = json.dumps(body).encode()
+            if fault:
+                Chaos.report(fault)
+            if fault == "hang":
+                time.sleep(hang_seconds or 2 * slow_seconds)
+                self.close_connection = True
+            elif fault in ("500", "502", "503"):
+                status = int(fault)
+                self.send_json(status, {"detail": f"{STATUS_TEXT[status]} (injected)"})
+            elif fault == "truncated":
+                self.send_json(200, None, headers, raw=whole[: len(whole) // 2])
+            elif fault == "malformed":
+                self.send_json(200, None, headers, raw=chaos.malformed_body())
+            elif fault == "cut":
+                # The whole length declared, half of it sent, the connection closed.
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(whole)))
+                self.end_headers()
+                self.wfile.write(whole[: len(whole) // 2])
+                self.wfile.flush()
+                self.close_connection = True
+            else:
+                time.sleep(slow_seconds if fault == "late" else delay)
+                self.send_json(200, body, headers)
+
     return Handler
 
 
@@ -249,15 +302,25 @@ def main():
         "close the connection; default 0 (off)",
     )
     parser.add_argument("--no-faults", action="store_true", help="inject no faults")
+    parser.add_argument("--chaos", type=int, help="random faults on every page, seeded with this number (chaos.py)")
+    parser.add_argument("--fault-rate", type=float, default=0.25, help="with --chaos: the share of failed answers")
+    parser.add_argument(
+        "--insert-rows", type=int, default=0, help="insert up to N rows at the top as a client pages down (chaos.py)"
+    )
     parser.add_argument("--no-previous", action="store_true", help="name no previous page in any response")
     parser.add_argument("--lifetime", type=float, default=600.0, help="serve at most this long; default 600 s")
     parser.add_argument("--quiet", action="store_true", help="do not log requests on standard error")
     parser.add_argument("--exit-on-eof", action="store_true", help="stop when standard input closes")
     args = parser.parse_args()
 
-    catalog = Catalog(args.items, args.page_size, faults=not args.no_faults, previous=not args.no_previous)
+    inserter = TopInserter(args.insert_rows, args.chaos or 0) if args.insert_rows > 0 else None
+    catalog = Catalog(
+        args.items, args.page_size, faults=not args.no_faults, previous=not args.no_previous, inserter=inserter
+    )
+    chaos = Chaos(args.chaos, args.fault_rate) if args.chaos is not None else None
     hang = min(max(args.hang, 0.0), 300.0)
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(catalog, args.slow, args.quiet, hang))
+    handler = make_handler(catalog, args.slow, args.quiet, hang, chaos)
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), handler)
     server.daemon_threads = True
     print(f"PORT {server.server_address[1]}", flush=True)
 
