@@ -86,9 +86,8 @@ P41|yes|opt-in automatic retry with backoff and jitter
 P42|no|clearing at once on a query change
 P43|yes|a per-query cache of the last N page lists'
 
-# Hazards whose feature has not landed: bounded memory, placeholders and jumps (P29-P32), restoration
-# (P33, P34), transforms (P35, P36) and the per-query cache (P43).
-pending="P29 P30 P31 P32 P33 P34 P35 P36 P43"
+# Hazards whose feature has not landed: transforms (P35, P36).
+pending="P35 P36"
 
 # The display names that start with hazard IDs: `@Test("R1: ...")`, or a name on the line after `@Test(`.
 # A name may start with several IDs ("P2, P3: ..."); each counts.

@@ -85,8 +85,9 @@ engine)
         Tests/TestSupport/ManualServer.swift
     model=Tests/StaplerTests/ModelBased
     compile -I "$modules" -L "$modules" -lStapler -lReactive -lTestSupport -module-name FuzzEngine \
-        "$model/PagingReference.swift" "$model/PagingReference+Answers.swift" "$model/PagingOperation.swift" \
-        "$model/PagingSession.swift" Tests/StaplerTests/Fixtures.swift Fuzz/Engine/FuzzEngine.swift -o "$binary"
+        "$model/PagingReference.swift" "$model/PagingReference+Answers.swift" "$model/PagingReference+Policies.swift" \
+        "$model/PagingOperation.swift" "$model/PagingSession.swift" "$model/PagingSession+Subject.swift" \
+        Tests/StaplerTests/Fixtures.swift Fuzz/Engine/FuzzEngine.swift -o "$binary"
     ;;
 wire-formats)
     corpus="Fuzz/Corpus/WireFormats"
