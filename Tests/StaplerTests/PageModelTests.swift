@@ -317,9 +317,17 @@ struct PageModelTests {
     @Test("an async load superseded by a refresh has its task cancelled")
     func asyncCancellation() async {
         let cancelled = Locked(0)
+        let calls = Locked(0)
         let paginator = Paginator(
             source: .exhaustible { index, _, _ async throws(ServerError) -> FlaggedPage in
-                guard index == 0, cancelled.value == 0 else { return FlaggedPage(items: [9], isExhausted: true) }
+                // The first call waits to be cancelled; the refresh's call answers, whichever runs first
+                // (deciding by `cancelled` raced: the second call could start before the first saw its
+                // cancellation, and then waited forever too).
+                let call = calls.withLock { count in
+                    defer { count += 1 }
+                    return count
+                }
+                guard index == 0, call == 0 else { return FlaggedPage(items: [9], isExhausted: true) }
                 while !Task.isCancelled { try? await Task.sleep(nanoseconds: 1_000_000) }
                 cancelled.increment(by: 1)
                 throw .timeout
