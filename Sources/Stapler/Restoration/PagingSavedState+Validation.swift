@@ -8,6 +8,12 @@ extension PagingSavedState {
     func validate() throws(RestoreError) {
         guard !pages.isEmpty else { throw .noPages }
         if let total, total < 0 { throw .invalidTotal(total) }
+        // Positions past any list's length could overflow the arithmetic of page indices and slots.
+        let limit = 1 << 40
+        guard (-limit...limit).contains(firstPageIndex), pages.allSatisfy({ ($0.keys.itemsBefore ?? 0) <= limit })
+        else {
+            throw .corrupt("a page position past \(limit)")
+        }
         for index in pages.indices.dropFirst() {
             let above = pages[index - 1].keys
             let below = pages[index].keys

@@ -118,6 +118,43 @@ struct PlaceholderTests {
         #expect(final.count == final.placeholdersBefore + final.items.count + final.placeholdersAfter)
     }
 
+    @Test("P31: a huge or absurd total never traps: a huge move of the end is a reload, an absurd one no placeholders")
+    func P31_hugeTotals() {
+        let server = TwoEndedServer()
+        let paginator = Self.paginator(server)
+        let mirror = SlotMirror(paginator)
+        paginator.refresh()
+        answer(server.last, total: 100)
+        paginator.preload(index: 9)
+        server.last?.succeed(page(10, 10, total: 10_000_000))
+        #expect(mirror.changes.last == .reloaded, "10 slots filled and 9,999,900 added: one reload")
+        #expect(paginator.slots.value.count == 10_000_000)
+        paginator.preload(index: 19)
+        server.last?.succeed(page(20, 10, total: Int.max))
+        #expect(paginator.slots.value.count == 30, "a total past any list's length shows no placeholders")
+        #expect(mirror.failures.isEmpty, "\(mirror.failures)")
+    }
+
+    @Test("P31: with a memory bound, dropped pages become placeholders again, in place")
+    func P31_dropsLeavePlaceholders() {
+        let server = TwoEndedServer()
+        let paginator = Paginator(
+            source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: 10, query: "q",
+            prefetchDistance: 5, maxPages: 3, placeholders: true)
+        let mirror = SlotMirror(paginator)
+        paginator.refresh()
+        answer(server.last, total: 100)
+        for row in [9, 19, 29, 39, 49] {
+            paginator.preload(index: row)
+            answer(server.last, total: 100)
+        }
+        let slots = paginator.slots.value
+        #expect(slots.count == 100)
+        #expect(slots[0] == .placeholder(0) && slots[59] == .item(59) && slots[60] == .placeholder(60))
+        #expect(paginator.pages.value == 3)
+        #expect(mirror.failures.isEmpty, "\(mirror.failures)")
+    }
+
     @Test("P32: a preload far into placeholders loads that page directly; a newer jump supersedes it silently")
     func P32_jumps() {
         let server = TwoEndedServer()

@@ -103,6 +103,28 @@ struct QueryCacheTests {
         #expect(paginator.items.value.first?.query == "B", "B was kept too (capacity 2)")
     }
 
+    @Test("P43: cancelling a cached list's revalidation keeps it, even after a query change blanked the list before")
+    func P43_cancelAfterBlanking() {
+        let server = QueryServer()
+        let paginator = Paginator(
+            source: .offset { offset, size, query in server.producer("\(query)@\(offset)", size: size) }, pageSize: 10,
+            query: "C", policy: PagingPolicy(clearsOnQueryChange: true), queryCache: .last(2))
+        paginator.refresh()
+        server.last?.answerRows()
+        paginator.refresh(query: "A")
+        server.last?.answerRows()
+        paginator.refresh(query: "B")
+        #expect(paginator.items.value.isEmpty, "B blanks A's rows")
+        paginator.refresh(query: "C")
+        #expect(paginator.items.value.first?.query == "C")
+        paginator.cancel()
+        #expect(paginator.items.value.first?.query == "C", "not A's blanked rows")
+        #expect(paginator.query.value == "C")
+        paginator.refresh(.around(index: 500, minimumCount: 10), query: "A")
+        #expect(paginator.query.value == "C", "a refresh around a row outside the list changes nothing")
+        #expect(paginator.items.value.first?.query == "C")
+    }
+
     @Test("P43: a kept list older than maxAge is not shown: its query loads as if it was never cached")
     func P43_maxAge() {
         let server = QueryServer()

@@ -117,6 +117,9 @@ struct SavedStateTests {
         var shuffled = object
         shuffled["pages"] = (object["pages"] as? [Any]).map { Array($0.reversed()) }
         #expect(throws: RestoreError.pagesOutOfOrder(index: 1)) { try decodeSaved(shuffled) }
+        var farAway = object
+        farAway["firstPageIndex"] = Int.min
+        #expect(throws: RestoreError.self) { try decodeSaved(farAway) }
         var empty = object
         empty["pages"] = [Any]()
         #expect(throws: RestoreError.noPages) { try decodeSaved(empty) }

@@ -107,6 +107,7 @@ extension PagingMachine {
         forgetIdentities(of: &keys)
         snapshot.items = snapshot.items.droppingFirstPage()
         droppedAbove.push(keys, edgeKey: topKey)
+        effects.dropsPages = true
         topKey = keys.key
         snapshot.leadingCount -= rows
         firstPageIndex += 1
@@ -121,6 +122,7 @@ extension PagingMachine {
         forgetIdentities(of: &keys)
         snapshot.items = snapshot.items.droppingLastPage()
         droppedBelow.push(keys, edgeKey: bottomKey)
+        effects.dropsPages = true
         bottomKey = keys.key
         bottomStoppedWithoutProgress = nil
         idlePagesBelow = 0

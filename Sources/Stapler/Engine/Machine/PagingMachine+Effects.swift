@@ -23,6 +23,8 @@ extension PagingMachine {
         @usableFromInline var previousItems = PagedItems<Item>()
         /// How the slots changed (``PagedSlots``), and the placeholder counts before the transition.
         @usableFromInline var slotsChange: ItemsChange?
+        /// Whether the memory bound dropped pages (their rows' slots become placeholders).
+        @usableFromInline var dropsPages = false
         @usableFromInline var previousPlaceholders: (before: Int, after: Int)?
         /// The row of the previous items a refresh around a row was anchored at.
         @usableFromInline var anchor: Int?

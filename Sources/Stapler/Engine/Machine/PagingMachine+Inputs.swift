@@ -61,6 +61,11 @@ extension PagingMachine {
         var effects = Effects()
         var mode = mode
         var fromCache = false
+        // A refresh around a row outside the list starts nothing, and changes nothing (the query included).
+        if case .around(let index, _) = mode, hasList, !snapshot.items.isEmpty, !snapshot.items.indices.contains(index)
+        {
+            return effects
+        }
         if let visit, let newQuery {
             (mode, fromCache) = switchCachedList(to: visit, mode: mode, &effects)
             if fromCache { query = newQuery }
@@ -147,7 +152,7 @@ extension PagingMachine {
         let rows = count - dropped.top - dropped.bottom
         if index <= distance, canLoad(.prepend) { startEdgeLoad(.prepend, &effects) }
         if index >= rows - 1 - distance, canLoad(.append) { startEdgeLoad(.append, &effects) }
-        if effects.startsLoad || effects.itemsChange != nil { publish(&effects) }
+        if effects.startsLoad || effects.dropsPages { publish(&effects) }
         checkInvariants()
         return effects
     }

@@ -18,6 +18,14 @@ extension PagingMachine {
         refresh(.restart, query: nil, startingAt: key, &effects)
     }
 
+    /// The largest position or total placeholders are shown for (2^40 rows).
+    @inlinable
+    static var slotLimit: Int { 1 << 40 }
+
+    /// The most slots a change lists one by one beside other changes; past it, the change is a reload.
+    @inlinable
+    static var listedSlotLimit: Int { 10_000 }
+
     /// Where the list sits in the whole list and how many slots it fills (see ``PagedSlots``).
     @usableFromInline
     struct SlotShape {
@@ -46,7 +54,11 @@ extension PagingMachine {
         let old = effects.previousPlaceholders ?? (snapshot.placeholdersBefore, snapshot.placeholdersAfter)
         effects.previousPlaceholders = old
         var (before, after) = (0, 0)
-        if placeholders, hasList, let top = pageKeys.first?.itemsBefore, let total = snapshot.total {
+        // A position or total past `slotLimit` (from a server or a saved list) shows no placeholders: the
+        // counts could overflow, and no list is that long.
+        if placeholders, hasList, let top = pageKeys.first?.itemsBefore, let total = snapshot.total,
+            top <= Self.slotLimit, total <= Self.slotLimit
+        {
             before = top
             after = max(0, total - top - snapshot.items.count)
         }
@@ -54,7 +66,7 @@ extension PagingMachine {
         snapshot.placeholdersAfter = after
         let oldCount = effects.itemsChange == nil ? snapshot.items.count : effects.previousItems.count
         effects.slotsChange = Self.slotsChange(
-            effects.itemsChange, appliesPage: effects.appliesPage,
+            effects.itemsChange, appliesPage: effects.appliesPage || effects.dropsPages,
             from: SlotShape(before: old.before, count: oldCount, after: old.after),
             to: SlotShape(before: before, count: snapshot.items.count, after: after))
         // The slots before a change of the placeholders alone hold the same items.
@@ -103,16 +115,20 @@ extension PagingMachine {
         }
         let kept = min(old.slots, new.slots)
         let updates = Set(changed.flatMap { $0.clamped(to: 0..<kept) }).sorted()
-        let removals = new.slots < old.slots ? Array(new.slots..<old.slots) : []
-        let insertions = new.slots > old.slots ? Array(old.slots..<new.slots) : []
-        switch (updates.isEmpty, removals.isEmpty, insertions.isEmpty) {
-        case (true, true, true): return nil
-        case (false, true, true) where updates.count == updates[updates.count - 1] - updates[0] + 1:
-            return .updated(updates[0]..<updates[0] + updates.count)
-        case (true, false, true): return .removed(new.slots..<old.slots)
-        case (true, true, false): return .inserted(old.slots..<new.slots)
-        default:
-            return .difference(ItemsDifference(removals: removals, insertions: insertions, updates: updates))
+        let shrinks = new.slots < old.slots
+        let grows = new.slots > old.slots
+        if updates.isEmpty {
+            if shrinks { return .removed(new.slots..<old.slots) }
+            return grows ? .inserted(old.slots..<new.slots) : nil
         }
+        if !shrinks, !grows, updates.count == updates[updates.count - 1] - updates[0] + 1 {
+            return .updated(updates[0]..<updates[0] + updates.count)
+        }
+        // Updates with a moving end list the end's slots one by one: a huge move is a reload instead.
+        if abs(new.slots - old.slots) > Self.listedSlotLimit { return .reloaded }
+        return .difference(
+            ItemsDifference(
+                removals: shrinks ? Array(new.slots..<old.slots) : [],
+                insertions: grows ? Array(old.slots..<new.slots) : [], updates: updates))
     }
 }

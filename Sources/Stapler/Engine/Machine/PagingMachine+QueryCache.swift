@@ -85,10 +85,23 @@ extension PagingMachine {
             }
             if let entry = cache.take(visit.key, at: visit.now) {
                 show(entry.list, &effects)
+                // The kept list is the one shown now: a list a query change blanked is not coming back,
+                // and the counters of the list before do not carry over.
+                blankedList = nil
                 openingKey = entry.openingKey
+                idlePagesAbove = 0
+                idlePagesBelow = 0
+                bottomStoppedWithoutProgress = nil
+                bottomCancelled = false
+                secondPageRequested = pageKeys.count > 1
                 cache.shownKey = visit.key
                 snapshot.isStale = true
-                result = (cache.configuration.revalidation, true)
+                var revalidation = cache.configuration.revalidation
+                // A revalidation around a row the kept list does not have reloads it from the start.
+                if case .around(let index, _) = revalidation, !snapshot.items.indices.contains(index) {
+                    revalidation = .restart
+                }
+                result = (revalidation, true)
             }
         }
         cache.evictBeyondCapacity()
