@@ -104,7 +104,9 @@ struct SavedStateTests {
         #expect(requests.value == ["first", nil])
     }
 
-    @Test("P33: an unknown version, bad pages, a negative total and another model are typed errors")
+    @Test(
+        "P33: an unknown version, bad pages, an edge past its page, a negative total and another model are typed errors"
+    )
     func P33_badSavedStates() throws {
         let (_, paginator) = Self.scriptedList()
         let object = try jsonObject(try #require(paginator.savedState))
@@ -117,6 +119,12 @@ struct SavedStateTests {
         var shuffled = object
         shuffled["pages"] = (object["pages"] as? [Any]).map { Array($0.reversed()) }
         #expect(throws: RestoreError.pagesOutOfOrder(index: 1)) { try decodeSaved(shuffled) }
+        var skipping = object
+        skipping["droppedBelow"] = [Any]()
+        skipping["bottom"] = ["key": 40]
+        #expect(throws: RestoreError.edgeDetached, "a bottom that skips the page its last page leads to") {
+            try decodeSaved(skipping)
+        }
         var farAway = object
         farAway["firstPageIndex"] = Int.min
         #expect(throws: RestoreError.self) { try decodeSaved(farAway) }
