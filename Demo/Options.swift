@@ -40,6 +40,8 @@ struct DemoOptions: Sendable {
     var printIDs = false
     /// Whether the `--url` run drops items whose id it already has (`Deduplication.by(\.id)`).
     var deduplicates = false
+    /// Whether the `--url` run edits rows by id while its pages load (`--edit-rows`).
+    var editsRows = false
     /// Whether to print the help and exit.
     var showsHelp = false
 
@@ -91,6 +93,7 @@ extension DemoOptions {
             case "-h", "--help": options.showsHelp = true
             case "--print-ids": options.printIDs = true
             case "--dedup": options.deduplicates = true
+            case "--edit-rows": options.editsRows = true
             case "--page-size": options.pageSize = try integer(value(), for: name, atLeast: 1)
             case "--items": options.itemCount = try integer(value(), for: name, atLeast: 0)
             case "--messages": options.messageCount = try integer(value(), for: name, atLeast: 0)
@@ -227,6 +230,12 @@ extension DemoOptions {
                               standard output; the log then goes to standard error
           --dedup             drop an item whose id the list already has (Deduplication.by(\\.id)): the
                               repeats offset and page-number pages bring when rows are inserted above
+          --max-pages N       keep at most N pages (maxPages; raised to the fewest that hold a page and
+                              the rows kept around the row shown): going down drops pages at the top,
+                              going up drops them at the bottom, and scrolling back reloads them; with
+                              --print-ids, the ids printed are those the walk saw go by, top to bottom
+          --edit-rows         while each page loads, edit two loaded rows by id (replace, modify): local
+                              edits that must keep every item in place
 
         BOTH
           --retries N         how many retries in a row one page gets before the run gives up (default 8):
