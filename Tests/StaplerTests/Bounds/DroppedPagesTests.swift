@@ -73,6 +73,38 @@ struct DroppedPagesTests {
         #expect(requests.value.count == pages + pages - 3)
     }
 
+    /// A page-number response: the items, and how many the server holds.
+    struct NumberedRows: NumberedPageResponse {
+        let items: [Int]
+        let itemCount: Int?
+        var pageCount: Int? { nil }
+    }
+
+    @Test("P29: a page-number source's dropped pages take a few entries, and reload by their exact keys")
+    func P29_pageNumberDropsTakeConstantEntries() {
+        let total = 20_003
+        let requests = Locked<[Int]>([])
+        let list = Paginator<Int, PageNumberKey, Void, NumberedRows, ServerError>(
+            source: .pageNumber(firstPage: 1) { page, size, _ in
+                requests.append(page)
+                let start = (page - 1) * size
+                return SignalProducer(
+                    value: NumberedRows(items: Array(start..<min(start + size, total)), itemCount: total))
+            }, pageSize: 10, prefetchDistance: 5, maxPages: 3)
+        list.refresh()
+        let pages = (total + 9) / 10
+        while !list.loadStates.value.append.isEndReached { list.preload(index: list.items.value.count - 1) }
+        let (dropped, entries) = list.engine.state.withLock {
+            ($0.machine.droppedAbove.count, $0.machine.droppedAbove.storedEntries)
+        }
+        #expect(dropped == pages - 3)
+        #expect(entries <= 3, "the first page, one run: \(entries) entries")
+        let turn = requests.value.count
+        while !list.loadStates.value.prepend.isEndReached { list.preload(index: 0) }
+        #expect(Array(requests.value[turn...]) == Array((1...(pages - 3)).reversed()))
+        #expect(Array(list.items.value) == Array(0..<30))
+    }
+
     @Test("P30: a cursor source's dropped pages reload by their exact keys, and their storage is given back")
     func P30_cursorDropsReloadWithExactKeys() {
         // Keys with no common step (and a stretch of regular ones in the middle): each page names the next.
@@ -190,6 +222,30 @@ struct DroppedPagesTests {
             #expect(dropped.isEmpty && dropped.storedEntries == 0)
         }
         #expect(runsMade > 200, "the walks made runs to check: \(runsMade)")
+    }
+
+    @Test("P29: page-number keys make runs too, and give back exactly what went in")
+    func P29_pageNumberRuns() {
+        var dropped = DroppedPages<PageNumberKey>()
+        let keys = (1...500).map { PageNumberKey(page: $0, itemsBefore: ($0 - 1) * 10) }
+        for key in keys {
+            dropped.push(
+                PageKeys(
+                    key: key, previousKey: nil,
+                    nextKey: PageNumberKey(page: key.page + 1, itemsBefore: key.itemsBefore + 10),
+                    itemsBefore: key.itemsBefore),
+                edgeKey: nil)
+        }
+        #expect(dropped.storedEntries == 2, "one run")
+        #expect(dropped.allPages.map(\.key) == keys)
+        #expect(dropped.contains(PageNumberKey(page: 250, itemsBefore: 2_490)))
+        #expect(!dropped.contains(PageNumberKey(page: 250, itemsBefore: 2_491)), "both integers must match")
+        #expect(!dropped.contains(PageNumberKey(page: 501, itemsBefore: 5_000)))
+        for key in keys.reversed() {
+            #expect(dropped.nextKey == key)
+            _ = dropped.pop()
+        }
+        #expect(dropped.isEmpty)
     }
 
     @Test("P30: cursor keys are kept one by one, in order")

@@ -5,9 +5,10 @@
 /// reloaded asks with the key that edge had before any drop.
 ///
 /// The memory it needs does not grow with the pages dropped when their keys are regular: three or more
-/// pages in a row whose integer keys (and previous keys, next keys and positions) each advance by the
-/// same step, as an offset or a page-number source's do, are kept as one run (the first page, a count
-/// and the steps), and each page it stands for is recomputed exactly. Other keys (cursors) are kept one
+/// pages in a row whose keys are made of integers (offsets, page numbers) and whose keys, previous keys,
+/// next keys and positions each advance by the same step, as an offset or a page-number source's do, are
+/// kept as one run (the first page, a count and the steps), and each page it stands for is recomputed
+/// exactly. Other keys (cursors) are kept one
 /// by one, and the storage gives its capacity back as they are reloaded.
 @usableFromInline
 struct DroppedPages<Key: Hashable & Sendable> {
@@ -79,9 +80,9 @@ struct DroppedPages<Key: Hashable & Sendable> {
     func contains(_ key: Key) -> Bool {
         guard count > 0 else { return false }
         if keys.contains(key) { return true }
-        guard !runs.isEmpty, let value = key as? Int else { return false }
+        guard !runs.isEmpty, let value = KeyIntegers(key) else { return false }
         return runs.contains { run in
-            guard let first = pages[run.start].key as? Int else { return false }
+            guard let first = KeyIntegers(pages[run.start].key) else { return false }
             return run.holdsKey(value, first: first)
         }
     }
@@ -134,107 +135,5 @@ struct DroppedPages<Key: Hashable & Sendable> {
             }
         }
         return nextKey ?? edgeKey
-    }
-}
-
-/// Dropped pages in a row whose integer keys each advance by one step: the first page is kept, the
-/// others are recomputed.
-@usableFromInline
-struct PageRun: Sendable {
-    /// How each of a page's integers advances from one page of the run to the next.
-    @usableFromInline
-    struct Step: Sendable, Equatable {
-        @usableFromInline let key: Int
-        @usableFromInline let previousKey: Int
-        @usableFromInline let nextKey: Int
-        @usableFromInline let itemsBefore: Int
-
-        @inlinable
-        init(key: Int, previousKey: Int, nextKey: Int, itemsBefore: Int) {
-            self.key = key
-            self.previousKey = previousKey
-            self.nextKey = nextKey
-            self.itemsBefore = itemsBefore
-        }
-
-        /// The step from `page` to `next`, if both have integer keys, the same fields present, and
-        /// different keys; with no identities.
-        @inlinable
-        init?<Key>(from page: PageKeys<Key>, to next: PageKeys<Key>) {
-            guard page.identities == nil, next.identities == nil, let first = page.key as? Int,
-                let second = next.key as? Int, let key = Self.difference(first, second), key != 0,
-                let previousKey = Self.difference(
-                    page.previousKey.map { $0 as? Int }, next.previousKey.map { $0 as? Int }),
-                let nextKey = Self.difference(page.nextKey.map { $0 as? Int }, next.nextKey.map { $0 as? Int }),
-                let itemsBefore = Self.difference(page.itemsBefore, next.itemsBefore)
-            else { return nil }
-            self.init(key: key, previousKey: previousKey, nextKey: nextKey, itemsBefore: itemsBefore)
-        }
-
-        /// `to - from`: 0 when both are absent, `nil` when only one is, or either is not an integer, or the
-        /// difference overflows.
-        @inlinable
-        static func difference(_ from: Int??, _ to: Int??) -> Int? {
-            switch (from, to) {
-            case (.none, .none): return 0
-            case (.some(.some(let from)), .some(.some(let to))):
-                let (difference, overflow) = to.subtractingReportingOverflow(from)
-                return overflow ? nil : difference
-            default: return nil
-            }
-        }
-
-        @inlinable
-        static func difference(_ from: Int?, _ to: Int?) -> Int? {
-            difference(from.map { Optional($0) }, to.map { Optional($0) })
-        }
-    }
-
-    /// The position of the run's first page in ``DroppedPages/pages``.
-    @usableFromInline let start: Int
-    /// How many pages the run stands for, its first included (at least 2).
-    @usableFromInline var count: Int
-    @usableFromInline let step: Step
-
-    @inlinable
-    init(start: Int, count: Int, step: Step) {
-        self.start = start
-        self.count = count
-        self.step = step
-    }
-
-    /// The keys of the run's page `index` (0 is `first`); every page of a run has integer keys.
-    @inlinable
-    func page<Key>(_ index: Int, after first: PageKeys<Key>) -> PageKeys<Key> {
-        func advanced(_ key: Key, by step: Int) -> Key {
-            // A run is made only of pages whose keys are `Int`s (``Step/init(from:to:)``).
-            guard let key = key as? Int, let advanced = (key &+ step &* index) as? Key else {
-                fatalError("a run of dropped pages holds a key that is not an Int")
-            }
-            return advanced
-        }
-        guard index > 0 else { return first }
-        return PageKeys(
-            key: advanced(first.key, by: step.key),
-            previousKey: first.previousKey.map { advanced($0, by: step.previousKey) },
-            nextKey: first.nextKey.map { advanced($0, by: step.nextKey) },
-            itemsBefore: first.itemsBefore.map { $0 &+ step.itemsBefore &* index })
-    }
-
-    /// Whether the run's pages after its first (whose key is `first`) include the key `value`.
-    @inlinable
-    func holdsKey(_ value: Int, first: Int) -> Bool {
-        let (distance, overflow) = value.subtractingReportingOverflow(first)
-        let (remainder, remainderOverflows) = distance.remainderReportingOverflow(dividingBy: step.key)
-        let (index, indexOverflows) = distance.dividedReportingOverflow(by: step.key)
-        guard !overflow, !remainderOverflows, !indexOverflows, remainder == 0 else { return false }
-        return index > 0 && index < count
-    }
-
-    /// Whether two pages' keys are the same (dropped pages have no identities).
-    @inlinable
-    static func same<Key: Equatable>(_ page: PageKeys<Key>, _ other: PageKeys<Key>) -> Bool {
-        page.key == other.key && page.previousKey == other.previousKey && page.nextKey == other.nextKey
-            && page.itemsBefore == other.itemsBefore
     }
 }
