@@ -8,8 +8,8 @@
 /// pages in a row whose keys are made of integers (offsets, page numbers) and whose keys, previous keys,
 /// next keys and positions each advance by the same step, as an offset or a page-number source's do, are
 /// kept as one run (the first page, a count and the steps), and each page it stands for is recomputed
-/// exactly. Other keys (cursors) are kept one
-/// by one, and the storage gives its capacity back as they are reloaded.
+/// exactly. Other keys (cursors) are kept one by one, and the storage gives its capacity back as they
+/// are reloaded.
 @usableFromInline
 struct DroppedPages<Key: Hashable & Sendable> {
     /// The pages kept one by one and the first page of each run, the farthest from the list first.
