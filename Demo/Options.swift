@@ -9,7 +9,7 @@ struct DemoOptions: Sendable {
     var itemCount = 64
     /// How many messages the simulated chat holds.
     var messageCount = 45
-    /// How many products the long list of the memory-bound and relaunch scenes holds.
+    /// How many products the long list of the memory-bound, relaunch and jump scenes holds.
     var longItemCount = 120
     /// The `maxPages` the command line gave; ``maxPages`` is the one the scenes use.
     var requestedMaxPages: Int?
@@ -180,8 +180,12 @@ extension DemoOptions {
         with their keys when the user scrolls back, and every product must appear once each way, in
         order; then a relaunch: the app saves its list to a file as JSON (savedState, JSONEncoder), the
         system ends it, and the next launch shows the list from the file with 0 requests
-        (Paginator(restoring:)), then revalidates it around the row last shown. With --url it pages a
-        real HTTP API.
+        (Paginator(restoring:)), then revalidates it around the row last shown; then a jump: the long
+        list shown at full length with a placeholder for every row not loaded (placeholders: true,
+        slots), where the user drags the scroll bar to the middle and on: the page under the finger
+        loads directly (a preload farther than jumpThreshold, one page, from the loaded rows), no page in
+        between is requested, and the loads in flight it makes useless are superseded (their requests
+        disposed, logged as "cancelled") and never applied. With --url it pages a real HTTP API.
 
         SIMULATION (the default)
           --items N           items on the simulated server (default 64)
@@ -193,8 +197,10 @@ extension DemoOptions {
           --seed N            random seed: the same seed plays the same session, line for line (default 42)
           --speed X           playback speed: 2 is twice as fast, 0 as fast as possible (default 1)
 
-        LONG LIST AND RELAUNCH (the last two scenes of the simulation)
-          --long-items N      products in the long list (default 120)
+        LONG LIST, RELAUNCH AND JUMP (the last three scenes of the simulation)
+          --long-items N      products in the long list (default 120); the jump is skipped in a list
+                              too short for it (the middle at least two pages down, and four fifths
+                              of the list two pages below the middle's page)
           --max-pages N       the paginator's maxPages, the most pages it keeps (default 4, or more for
                               small pages); the demo's prefetchDistance is the screen's 8 rows (or half
                               a page, if more), and the bound must hold a page and that many rows on

@@ -89,7 +89,7 @@ extension PagingMachine {
         if reloadsDropped {
             onward = edge == .append ? droppedBelow.pop() : droppedAbove.pop()
             ends = onward == nil
-        } else if !ends, let onward, onward == load.request.key || usedKeys.contains(onward) {
+        } else if !ends, let onward, onward == load.request.key || isUsed(onward) {
             return fail(edge, with: .repeatedKey, request: load.request, &effects)
         }
         let (kept, keptIdentities) = keep(page.items, identities: identities)
@@ -123,7 +123,12 @@ extension PagingMachine {
             firstPageIndex -= 1
             old = kept.count..<kept.count + previous.count
         }
-        if let onward, !ends { usedKeys.insert(onward) }
+        if reloadsDropped {
+            // The key beyond a reloaded page is a dropped page's, or the edge's before the drops: both used.
+            usedKeys.insert(load.request.key)
+        } else if let onward, !ends {
+            usedKeys.insert(onward)
+        }
         snapshot.total = page.total
         snapshot.metadata = page.metadata
         effects.appliesPage = true

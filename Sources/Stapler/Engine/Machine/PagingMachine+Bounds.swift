@@ -24,6 +24,13 @@ extension PagingMachine {
         lastAccessedRow = index - snapshot.leadingCount
     }
 
+    /// Whether the list used `key`: a shown page's, an edge's, or a dropped page's (the guard against keys
+    /// that loop, in both directions).
+    @inlinable
+    func isUsed(_ key: Key) -> Bool {
+        usedKeys.contains(key) || droppedAbove.contains(key) || droppedBelow.contains(key)
+    }
+
     /// Forgets the dropped pages and the row last shown: a new list replaces the one they belonged to.
     @inlinable
     mutating func forgetDroppedPages() {
@@ -106,6 +113,7 @@ extension PagingMachine {
         var keys = pageKeys.removeFirst()
         forgetIdentities(of: &keys)
         snapshot.items = snapshot.items.droppingFirstPage()
+        usedKeys.remove(keys.key)
         droppedAbove.push(keys, edgeKey: topKey)
         effects.dropsPages = true
         topKey = keys.key
@@ -121,6 +129,7 @@ extension PagingMachine {
         var keys = pageKeys.removeLast()
         forgetIdentities(of: &keys)
         snapshot.items = snapshot.items.droppingLastPage()
+        usedKeys.remove(keys.key)
         droppedBelow.push(keys, edgeKey: bottomKey)
         effects.dropsPages = true
         bottomKey = keys.key
