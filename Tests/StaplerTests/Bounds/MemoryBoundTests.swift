@@ -214,6 +214,29 @@ struct MemoryBoundTests {
         #expect(server.keys.last == 21, "the bottom reloads page 21 with its stored offset")
     }
 
+    @Test("P29: with a bound, a negative index requests nothing, even once pages landed above the list shown")
+    func P29_negativeIndexRequestsNothing() {
+        // Found by the model-based test (seed 495): with a bound every preload goes to the engine, which
+        // moved a negative index down by the rows prepended since the snapshot shown, into the list.
+        let server = TwoEndedServer()
+        let scheduler = TestScheduler()
+        let paginator = offsetPaginator(
+            server, pageSize: 5, initialKey: 10, prefetchDistance: 2, deliveringOn: scheduler, maxPages: 3)
+        paginator.refresh()
+        answer(server.last, total: 23)
+        scheduler.run()
+        paginator.preload(index: 0)
+        #expect(server.keys == [10, 5])
+        // Rows 5-9 land above, not shown yet: the snapshot shown still starts at row 10.
+        answer(server.last, total: 23)
+        for index in [-3, -4, -1] { paginator.preload(index: index) }
+        #expect(server.keys == [10, 5], "a negative index is never a row shown")
+        scheduler.run()
+        #expect(Array(paginator.items.value) == Array(5..<15))
+        paginator.preload(index: 0)
+        #expect(server.keys == [10, 5, 0], "row 0 of the list shown still loads the page above")
+    }
+
     /// Shows the rows with ids `visible`: calls `preload(index:)` for each, at its index in the latest
     /// snapshot (a list's indices move when a page lands above). Records an issue and returns false if
     /// one of them is not loaded.

@@ -172,7 +172,7 @@ struct ModelBasedTests {
         var configurations: [String: Int] = [:]
         var kinds: Set<String> = []
         var answers: Set<String> = []
-        for seed in 0..<UInt64(640) {
+        for seed in 0..<UInt64(2_560) {
             configurations["\(ModelConfiguration(seed: seed))", default: 0] += 1
             for operation in Self.sequence(seed: seed) {
                 switch operation {
@@ -186,14 +186,14 @@ struct ModelBasedTests {
                 }
             }
         }
-        #expect(configurations.count == 32 && configurations.values.allSatisfy { $0 == 20 })
+        #expect(configurations.count == 256 && configurations.values.allSatisfy { $0 == 10 })
         #expect(answers.count == PagingOperation.Answer.allCases.count)
         let expectedKinds: Set<String> = [
             "refresh", "refresh hop", "loadNext", "loadNext hop", "preload", "preload hop", "retry", "retry hop",
             "cancel", "cancel hop", "respond", "respond hop", "respond delayed", "respond hop delayed",
             "reloadAll", "reloadAll hop", "refreshAround", "refreshAround hop", "loadPrevious", "loadPrevious hop",
             "insert", "insert hop", "remove", "remove hop", "replace", "replace hop",
-            "onNextState", "onNextItems", "advance", "run", "release", "clock",
+            "onNextState", "onNextItems", "advance", "run", "release", "clock", "saveAndRestore",
         ]
         #expect(kinds == expectedKinds)
     }
