@@ -167,6 +167,22 @@ struct ModelBasedTests {
         }
     }
 
+    @Test(
+        "the harness catches a reference that ignores the memory bound or jumps, and a restore that loses the end"
+    )
+    func harnessCatchesBoundJumpAndRestoreBugs() throws {
+        let queues = Self.makeQueues()
+        let cases: [(PagingReference.Mutation, (ModelConfiguration) -> Bool)] = [
+            (.ignoresDrops, { $0.bounded }), (.neverJumps, { $0.jumps }), (.restoresWithoutTheEnd, { $0.restores }),
+        ]
+        for (mutation, accepts) in cases {
+            let (shrunk, configuration) = try Self.catches(mutation, where: accepts)
+            #expect(Self.run(shrunk, configuration, queues: queues, mutation: mutation) != nil)
+            #expect(shrunk.count <= 12, "\(mutation) shrunk to \(shrunk)")
+            #expect(Self.run(shrunk, configuration, queues: queues) == nil)
+        }
+    }
+
     @Test("every configuration, answer and operation kind occurs in the default run")
     func generatorCoversEverything() {
         var configurations: [String: Int] = [:]

@@ -131,7 +131,7 @@ extension PagingReference {
         guard !items.isEmpty, slot >= 0, slot < before + items.count + after else { return nil }
         let row = slot - before
         let outside = row < 0 ? -row : max(0, row - (items.count - 1))
-        if configuration.jumps, outside > Self.jumpThreshold {
+        if configuration.jumps, mutation != .neverJumps, outside > Self.jumpThreshold {
             jump(toSlot: slot)
             return nil
         }

@@ -24,6 +24,8 @@ struct PagingReference {
         case ignoresDrops
         /// Restores a list that reached its end as one that did not (the session restores it so).
         case restoresWithoutTheEnd
+        /// Moves a far preload to the nearest loaded row instead of jumping to its page.
+        case neverJumps
     }
 
     /// What the server sent for a request.
