@@ -8,10 +8,15 @@ import Testing
 /// responses of every shape (bad ones included) to any request, latest or superseded, in random order,
 /// delayed on a `TestScheduler` or not, on random threads, for both the offset and the cursor page
 /// models, with and without deduplication, and with a policy (a load timeout and automatic retries on a
-/// `TestScheduler` clock that the sequence moves) and a query cache. Each step is checked against ``PagingReference``: the items
-/// (no duplicate, no stale item), the state, the query, pages, total and end, only legal transitions,
-/// the requests made (keys, no request after the end, never two loads in flight). A failure prints its
-/// seed, its configuration and a shrunk sequence.
+/// `TestScheduler` clock that the sequence moves) and a query cache, a memory bound of three pages,
+/// placeholders (with jumps over the offset model), and saves and restores. Each step is checked against
+/// ``PagingReference``: the items (no duplicate, no stale item), the state, the query, pages, total and
+/// end, only legal transitions, the requests made (keys, no request after the end, never two loads in
+/// flight), the pages a bound drops and the keys that reload them when the rows are scrolled back (so no
+/// row is lost or repeated), the slots (placeholders around the rows shown, as many as the total), the
+/// page a far preload jumps to (and none in between). A paginator restored from the list saved at a
+/// random step gets the same calls and answers and must agree with the saved one at every later step.
+/// A failure prints its seed, its configuration and a shrunk sequence.
 @Suite("Model-based paging")
 struct ModelBasedTests {
     static let operationsPerSequence = 40

@@ -256,7 +256,7 @@ extension PagingSession {
         }
         let restored = mirror.subject.observed()
         if restored != observed { return "restored paginator shows \(restored), the saved one \(observed)" }
-        let restoredSlots = mirror.subject.slots()
+        let restoredSlots = configuration.placeholders ? mirror.subject.slots() : Slots()
         if restoredSlots != slots { return "restored slots \(restoredSlots), the saved one's \(slots)" }
         return nil
     }

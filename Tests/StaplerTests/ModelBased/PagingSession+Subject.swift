@@ -115,6 +115,7 @@ extension PagingSession {
             stateHook()
         }
         paginator.updates.observeValues { _ in itemsHook() }
+        if configuration.placeholders { followSlots(of: paginator) }
         return Subject(
             object: paginator,
             refresh: { query in

@@ -339,7 +339,8 @@ final class PagingSession: Sendable {
             return "stale item \(stale) of another query"
         }
         if observed != expected { return "observed \(observed), expected \(expected)" }
-        let slots = subject.value?.slots() ?? Slots()
+        // Without placeholders the slots are the items: read only when they can differ.
+        let slots = configuration.placeholders ? subject.value?.slots() ?? Slots() : Slots()
         if let failure = checkSlots(slots, reference) { return failure }
         return checkRestored(against: observed, slots: slots)
     }
