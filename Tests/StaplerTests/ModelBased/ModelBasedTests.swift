@@ -188,6 +188,34 @@ struct ModelBasedTests {
         }
     }
 
+    @Test("the default run drops and reloads pages at both ends, jumps, and restores saved lists")
+    func generatorReachesBoundsJumpsAndRestores() {
+        let queues = Self.makeQueues()
+        var total = PagingReference.BoundEvents()
+        var restores = 0
+        for seed in UInt64(0)..<1_280 where ModelConfiguration(seed: seed).bounded {
+            do {
+                let session = PagingSession(ModelConfiguration(seed: seed), queues: queues)
+                var restored = false
+                for operation in Self.sequence(seed: seed) {
+                    _ = session.apply(operation)
+                    restored = restored || session.events.restored
+                }
+                let events = session.events.bound
+                total.dropsAbove += events.dropsAbove
+                total.dropsBelow += events.dropsBelow
+                total.reloadsAbove += events.reloadsAbove
+                total.reloadsBelow += events.reloadsBelow
+                total.jumps += events.jumps
+                restores += restored ? 1 : 0
+            }
+        }
+        #expect(total.dropsAbove > 0 && total.dropsBelow > 0, "\(total)")
+        #expect(total.reloadsAbove > 0 && total.reloadsBelow > 0, "\(total)")
+        #expect(total.jumps > 0 && restores > 0, "\(total), \(restores) restores")
+        print("bounded sequences: \(total), \(restores) of 640 restored")
+    }
+
     @Test("every configuration, answer and operation kind occurs in the default run")
     func generatorCoversEverything() {
         var configurations: [String: Int] = [:]

@@ -219,6 +219,14 @@ enum PagingOperation: Equatable, CustomStringConvertible {
                 kinds[Int.random(in: 0..<3, using: &generator)], row: Int.random(in: 0..<30, using: &generator))
         }
         if configuration.restores, Int.random(in: 0..<12, using: &generator) == 0 { return .saveAndRestore }
+        if configuration.bounded, Bool.random(using: &generator) {
+            // Scrolling: a row near either end shown, or the latest request answered with a full page, so
+            // that pages go over the bound and are scrolled back to.
+            let rows = [0, 1, 2, 7, 8, 9, 12, 13, 14]
+            return Bool.random(using: &generator)
+                ? .call(.preload(row: rows[Int.random(in: 0..<rows.count, using: &generator)]), queue: queue())
+                : .respond(age: 0, answer: .page, queue: queue(), delay: 0)
+        }
         var roll = Int.random(in: 0..<100, using: &generator)
         if configuration.usesPolicies {
             if Int.random(in: 0..<8, using: &generator) == 0 {
@@ -228,6 +236,9 @@ enum PagingOperation: Equatable, CustomStringConvertible {
             // that differs from the calls' (the outer load's timer is scheduled after the inner one's).
             if !configuration.delaysDelivery, (36..<42).contains(roll) { roll = 50 }
         }
+        // A preload that drops pages notifies before it starts its load: a call from inside that
+        // synchronous notification starts its own load first, in an order that differs from the calls'.
+        if configuration.bounded, !configuration.delaysDelivery, (39..<42).contains(roll) { roll = 50 }
         switch roll {
         case 0..<5: return .call(.refresh(query: query()), queue: queue())
         case 5..<7: return .call(.reloadAll, queue: queue())

@@ -2,8 +2,9 @@
 /// (clauses 8.1, 8.2, 8.5 and 8.6): which pages a bound drops, the keys scrolling back reloads them with,
 /// the placeholders around the loaded rows, and the page a far preload jumps to.
 extension PagingReference {
-    /// The bound of a bounded session: three pages of five rows, with a prefetch distance of two.
-    static let maxPages = 3
+    /// The bound of a bounded session: two pages of five rows (the smallest that holds a page and both
+    /// prefetch windows of two rows), so that the third page loaded drops one.
+    static let maxPages = 2
     /// How many slots from the loaded rows a preload may land before it jumps (offset model only).
     static let jumpThreshold = 6
 
@@ -33,6 +34,15 @@ extension PagingReference {
         var lastRow: Int?
     }
 
+    /// How often pages were dropped and reloaded at each end, and preloads jumped.
+    struct BoundEvents: Equatable {
+        var dropsAbove = 0
+        var dropsBelow = 0
+        var reloadsAbove = 0
+        var reloadsBelow = 0
+        var jumps = 0
+    }
+
     /// The bound the reference applies (none for the mutation that ignores it).
     private var bound: Int? {
         configuration.bounded && mutation != .ignoresDrops ? Self.maxPages : nil
@@ -40,11 +50,12 @@ extension PagingReference {
 
     /// After a page was added at one end: drops whole pages at the end farther from the row last shown
     /// (the other end without a row) while more than the bound are loaded, never leaving that row within
-    /// the prefetch distance of the new edge.
+    /// the prefetch distance of the new edge; with `keepingFailedEnds` (a preload, with no page landing),
+    /// an end whose load failed keeps its page.
     ///
     /// - Returns: How many rows went at the top and at the bottom.
     @discardableResult
-    mutating func enforceBound(afterAppend: Bool) -> (top: Int, bottom: Int) {
+    mutating func enforceBound(afterAppend: Bool, keepingFailedEnds: Bool = false) -> (top: Int, bottom: Int) {
         guard let bound else { return (0, 0) }
         var dropped = (top: 0, bottom: 0)
         while pageKeys.count > max(bound, 2) {
@@ -56,6 +67,7 @@ extension PagingReference {
                 let below = items.count - 1 - shown
                 if above != below { dropsTop = above > below }
             }
+            if keepingFailedEnds, case .failed = dropsTop ? prependSlot : appendSlot { break }
             if dropsTop {
                 let rows = pageRows[0]
                 if let row, row - rows <= Self.prefetchDistance { break }
@@ -76,6 +88,7 @@ extension PagingReference {
         let key = pageKeys.removeFirst()
         if configuration.deduplicates { seen.subtract(items.prefix(rows)) }
         items.removeFirst(rows)
+        boundEvents.dropsAbove += 1
         bounds.above.push(key, edgeKey: previousKey)
         previousKey = key
         leadingCount -= rows
@@ -87,6 +100,7 @@ extension PagingReference {
         let key = pageKeys.removeLast()
         if configuration.deduplicates { seen.subtract(items.suffix(rows)) }
         items.removeLast(rows)
+        boundEvents.dropsBelow += 1
         bounds.below.push(key, edgeKey: nextKey)
         nextKey = key
         reopen(.append)
@@ -103,9 +117,14 @@ extension PagingReference {
     /// beyond it (`.some(nil)`: that end was reached), whatever the server says now; `nil` otherwise.
     mutating func reloadsDropped(_ direction: Direction) -> Int?? {
         switch direction {
-        case .append where !bounds.below.keys.isEmpty: .some(bounds.below.pop())
-        case .prepend where !bounds.above.keys.isEmpty: .some(bounds.above.pop())
-        default: nil
+        case .append where !bounds.below.keys.isEmpty:
+            boundEvents.reloadsBelow += 1
+            return .some(bounds.below.pop())
+        case .prepend where !bounds.above.keys.isEmpty:
+            boundEvents.reloadsAbove += 1
+            return .some(bounds.above.pop())
+        default:
+            return nil
         }
     }
 
@@ -143,6 +162,7 @@ extension PagingReference {
     private mutating func jump(toSlot slot: Int) {
         let key = slot / Self.pageSize * Self.pageSize
         if case .loading(let load) = refreshSlot, load.key == key { return }
+        boundEvents.jumps += 1
         refresh(query: nil, startingAt: key)
     }
 
@@ -152,6 +172,6 @@ extension PagingReference {
     /// - Returns: How many rows went at the top.
     mutating func recordShown(row: Int) -> Int {
         bounds.lastRow = row - leadingCount
-        return enforceBound(afterAppend: true).top
+        return enforceBound(afterAppend: true, keepingFailedEnds: true).top
     }
 }

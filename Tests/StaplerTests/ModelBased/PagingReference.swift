@@ -118,6 +118,8 @@ struct PagingReference {
     var cache: [(query: Int, list: ShownList)] = []
     /// With a memory bound: the dropped pages and the row last shown.
     var bounds = BoundState()
+    /// How often this paginator dropped, reloaded and jumped (for the coverage test).
+    var boundEvents = BoundEvents()
 
     init(configuration: ModelConfiguration, firstSerial: Int, mutation: Mutation? = nil) {
         self.configuration = configuration

@@ -223,6 +223,12 @@ extension PagingSession {
             removedByEdits: decoded.removedByEdits)
     }
 
+    /// How the reference's paginator dropped, reloaded and jumped so far, and whether a restored
+    /// paginator runs alongside it (for the coverage test).
+    var events: (bound: PagingReference.BoundEvents, restored: Bool) {
+        (reference.value.boundEvents, restored.value != nil)
+    }
+
     /// Releases the restored paginator, which must go with every load it started.
     func releaseRestored() -> String? {
         weak var released: AnyObject?

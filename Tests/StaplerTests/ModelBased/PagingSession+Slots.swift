@@ -26,10 +26,11 @@ extension PagingSession {
 
     /// The slots hold the rows shown, in order, between as many placeholders as the top page's position
     /// and the total leave (so as many slots as the total), and never an item that is not shown; with a
-    /// bound, no more pages than it allows (the one it may keep over it included).
+    /// bound, no more pages with rows than it allows (the one it may keep over it included).
     func checkSlots(_ slots: Slots, _ reference: PagingReference) -> String? {
-        if configuration.bounded, reference.pageKeys.count > PagingReference.maxPages + 1 {
-            return "\(reference.pageKeys.count) pages kept under a bound of \(PagingReference.maxPages)"
+        // Empty pages hold no rows: one that ended an edge may stay beside the pages the bound keeps.
+        if configuration.bounded, reference.pageRows.filter({ $0 > 0 }).count > PagingReference.maxPages + 1 {
+            return "\(reference.pageRows) rows in the pages kept under a bound of \(PagingReference.maxPages)"
         }
         guard configuration.placeholders else { return nil }
         let (before, after) = reference.placeholders
