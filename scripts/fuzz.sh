@@ -86,7 +86,8 @@ engine)
     model=Tests/StaplerTests/ModelBased
     compile -I "$modules" -L "$modules" -lStapler -lReactive -lTestSupport -module-name FuzzEngine \
         "$model/PagingReference.swift" "$model/PagingReference+Answers.swift" "$model/PagingReference+Policies.swift" \
-        "$model/PagingOperation.swift" "$model/PagingSession.swift" "$model/PagingSession+Subject.swift" \
+        "$model/PagingReference+Bounds.swift" "$model/PagingOperation.swift" "$model/PagingSession.swift" \
+        "$model/PagingSession+Subject.swift" "$model/PagingSession+Restore.swift" "$model/PagingSession+Slots.swift" \
         Tests/StaplerTests/Fixtures.swift Fuzz/Engine/FuzzEngine.swift -o "$binary"
     ;;
 wire-formats)

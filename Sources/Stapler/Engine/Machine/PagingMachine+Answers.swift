@@ -106,8 +106,13 @@ extension PagingMachine {
             }
         }
         let previous = snapshot.items
+        // A reloaded page keeps its link to the page it was dropped beside, whatever the server says now,
+        // so that a saved list still holds its pages in order.
+        var (previousKey, nextKey) = (page.previousKey, page.nextKey)
+        if reloadsDropped, edge == .prepend, let below = pageKeys.first { nextKey = below.key }
+        if reloadsDropped, edge == .append, let above = pageKeys.last { previousKey = above.key }
         let keys = PageKeys(
-            key: load.request.key, previousKey: page.previousKey, nextKey: page.nextKey, identities: keptIdentities,
+            key: load.request.key, previousKey: previousKey, nextKey: nextKey, identities: keptIdentities,
             itemsBefore: page.itemsBefore)
         let old: Range<Int>
         if edge == .append {
