@@ -26,6 +26,10 @@ extension PagingSavedState {
         for key in pages.map(\.keys.key) + droppedAbove.map(\.key) + droppedBelow.map(\.key) {
             guard keys.insert(key).inserted else { throw .repeatedKey }
         }
+        // An edge with nothing dropped beyond it asks for a page to load: never one the list holds.
+        for (edge, dropped) in [(topEdge, droppedAbove), (bottomEdge, droppedBelow)] where dropped.isEmpty {
+            if case .key(let key) = edge, keys.contains(key) { throw .repeatedKey }
+        }
         if let nearest = droppedAbove.last, topEdge != .key(nearest.key) { throw .droppedPagesDetached }
         if let nearest = droppedBelow.last, bottomEdge != .key(nearest.key) { throw .droppedPagesDetached }
         // With nothing dropped beyond it, an edge that asks for a key asks for the one its end page leads

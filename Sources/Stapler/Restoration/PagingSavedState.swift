@@ -168,7 +168,8 @@ public enum RestoreError: Error, Sendable, Equatable {
     case noPages
     /// Page `index` does not follow the page before it: neither's keys lead to the other.
     case pagesOutOfOrder(index: Int)
-    /// Two saved pages, or a page and a dropped page, have the same key.
+    /// Two saved pages, or a page and a dropped page, have the same key, or an edge with nothing dropped
+    /// beyond it asks for a key the list holds.
     case repeatedKey
     /// The saved total is negative.
     case invalidTotal(Int)

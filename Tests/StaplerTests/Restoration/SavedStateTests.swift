@@ -188,6 +188,17 @@ struct SavedStateTests {
         #expect(throws: RestoreError.edgeDetached, "a bottom that skips the page its last page leads to") {
             try decodeSaved(skipping)
         }
+        var looping = object
+        looping["droppedBelow"] = [Any]()
+        looping["bottom"] = ["key": 10]
+        if var pages = object["pages"] as? [[String: Any]], var keys = pages.last?["key"] as? [String: Any] {
+            keys["next"] = ["key": 10]
+            pages[pages.count - 1]["key"] = keys
+            looping["pages"] = pages
+        }
+        #expect(throws: RestoreError.repeatedKey, "a bottom that asks for a page the list holds") {
+            try decodeSaved(looping)
+        }
         var farAway = object
         farAway["firstPageIndex"] = Int.min
         #expect(throws: RestoreError.self) { try decodeSaved(farAway) }
