@@ -21,7 +21,8 @@ extension Paginator {
     ///
     /// The restored list is published before this returns: the first value an observer gets is the
     /// restored snapshot (state `data`, or `noData` for an empty list), and each edge asks for the key it
-    /// asked for when the list was saved. A revalidation is an ordinary refresh: the restored rows stay
+    /// asked for when the list was saved. With a delivery scheduler it is the first publication that
+    /// scheduler delivers. A revalidation is an ordinary refresh: the restored rows stay
     /// until it commits, edge loads are ignored with ``IgnoredReason/refreshing`` while it runs, and its
     /// failure keeps the restored rows with their edges usable.
     ///
