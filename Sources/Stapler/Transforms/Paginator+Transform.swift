@@ -37,12 +37,13 @@ extension Paginator {
                 guard let core else { return false }
                 let input = Self.transformInput(
                     publication.snapshot, previous: publication.previousItems, change: publication.itemsChange)
-                let (update, inserted) = core.transformer.apply(input)
+                let update = core.transformer.apply(input).update
+                let added = update.map { $0.items.contentCount - $0.previous.contentCount } ?? 0
                 if let update {
                     if let staged = core.itemsWriter.stage(update.items) { notifications.append(staged) }
                     if let staged = core.updatesWriter.stage(update) { notifications.append(staged) }
                 }
-                if let self { self.loadPastEmptyPages(publication, inserted: inserted, core: core, limit: limit) }
+                if let self { self.loadPastEmptyPages(publication, added: added, core: core, limit: limit) }
                 return true
             }
         }
@@ -50,19 +51,21 @@ extension Paginator {
         return TransformedList(core: core, items: property) { [self] row in self.preload(index: row) }
     }
 
-    /// Loads the next page in the direction of a page that added no transformed row, up to `limit`
-    /// pages in a row.
+    /// Loads the next page in the direction of a page that added no transformed row (`added` is how
+    /// many rows the publication added between the header and the footer), up to `limit` pages in a row.
     private func loadPastEmptyPages<Output>(
-        _ publication: PagingPublication<Item, Query, Metadata, Failure>, inserted: Int,
+        _ publication: PagingPublication<Item, Query, Metadata, Failure>, added: Int,
         core: TransformedListCore<Output>, limit: Int
     ) {
         guard publication.appliesPage, let change = publication.itemsChange else { return }
         let snapshot = publication.snapshot
         let previousPages = publication.previousItems.pageCount
+        let inserted = max(added, 0)
         switch change {
-        case .appended:
+        case .appended, .reloaded:
+            if case .reloaded = change { core.emptyPages = (0, 0) }
             core.emptyPages.append = inserted > 0 ? 0 : core.emptyPages.append + 1
-            if inserted == 0, core.emptyPages.append <= limit, !snapshot.isEndReached,
+            if inserted == 0, !snapshot.items.isEmpty, core.emptyPages.append <= limit, !snapshot.isEndReached,
                 case .idle(endReached: false) = snapshot.loadStates.append
             {
                 _ = loadNextPage()
@@ -74,7 +77,7 @@ extension Paginator {
             {
                 _ = loadPreviousPage()
             }
-        case .reloaded, .difference:
+        case .difference:
             core.emptyPages = (0, 0)
         default:
             break

@@ -40,6 +40,9 @@ public struct TransformedItems<Output: Sendable>: RandomAccessCollection, Sendab
         count = (header == nil ? 0 : 1) + leading.count + body.count + trailing.count + (footer == nil ? 0 : 1)
     }
 
+    /// The number of rows between the header and the footer.
+    var contentCount: Int { leading.count + body.count + trailing.count }
+
     /// The position of the first row: always 0.
     public var startIndex: Int { 0 }
 

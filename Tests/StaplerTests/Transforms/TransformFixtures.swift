@@ -176,15 +176,18 @@ struct TransformHarness {
     let transform: TestTransform
 
     init(
-        _ transform: TestTransform, pageSize: Int = 10, initialKey: Int? = nil, deduplication: Deduplication<Int>? = nil,
-        deliveringOn scheduler: (any Scheduler)? = nil, maxPages: Int? = nil
+        _ transform: TestTransform, pageSize: Int = 10, initialKey: Int? = nil, prefetchDistance: Int? = nil,
+        deduplication: Deduplication<Int>? = nil, deliveringOn scheduler: (any Scheduler)? = nil, maxPages: Int? = nil,
+        reference: TestTransform? = nil
     ) {
         paginator = offsetPaginator(
-            server, pageSize: pageSize, initialKey: initialKey, deduplication: deduplication, deliveringOn: scheduler,
-            maxPages: maxPages)
+            server, pageSize: pageSize, initialKey: initialKey, prefetchDistance: prefetchDistance,
+            deduplication: deduplication, deliveringOn: scheduler, maxPages: maxPages)
         list = paginator.transformed(by: transform.transform)
-        mirror = TransformMirror(list, of: paginator, transform)
-        self.transform = transform
+        // The reference computes from scratch with its own closures, so counting closures count the list's
+        // calls only.
+        self.transform = reference ?? transform
+        mirror = TransformMirror(list, of: paginator, self.transform)
     }
 
     /// The transformed rows now.
