@@ -87,6 +87,7 @@ engine)
     compile -I "$modules" -L "$modules" -lStapler -lReactive -lTestSupport -module-name FuzzEngine \
         "$model/PagingReference.swift" "$model/PagingReference+Answers.swift" "$model/PagingReference+Policies.swift" \
         "$model/PagingOperation.swift" "$model/PagingSession.swift" "$model/PagingSession+Subject.swift" \
+        "$model/PagingSession+Transform.swift" \
         Tests/StaplerTests/Fixtures.swift Fuzz/Engine/FuzzEngine.swift -o "$binary"
     ;;
 wire-formats)

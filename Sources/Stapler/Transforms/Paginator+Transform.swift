@@ -38,7 +38,11 @@ extension Paginator {
                 let input = Self.transformInput(
                     publication.snapshot, previous: publication.previousItems, change: publication.itemsChange)
                 let update = core.transformer.apply(input).update
-                let added = update.map { $0.items.contentCount - $0.previous.contentCount } ?? 0
+                // Rows between the header and the footer that the publication added (all of them for a reload).
+                let added =
+                    update.map {
+                        $0.change == .reloaded ? $0.items.contentCount : $0.items.contentCount - $0.previous.contentCount
+                    } ?? 0
                 if let update {
                     if let staged = core.itemsWriter.stage(update.items) { notifications.append(staged) }
                     if let staged = core.updatesWriter.stage(update) { notifications.append(staged) }

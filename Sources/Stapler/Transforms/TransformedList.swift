@@ -5,7 +5,7 @@ import Reactive
 ///
 /// Made by ``Paginator/transformed(by:)``. It keeps its paginator alive; the paginator does not keep it.
 ///
-/// Guarantees (clauses 11.1–11.6 of the state machine article name their tests):
+/// Guarantees (clauses 9.1–9.8 of <doc:StateMachine> name their tests):
 /// - **Incremental.** Every change the paginator publishes (pages appended, prepended or dropped, local
 ///   edits, keyed refresh differences, clears) becomes at most one ``TransformedUpdate`` whose change,
 ///   applied to the previous snapshot, yields the new one; the new snapshot always equals the transform

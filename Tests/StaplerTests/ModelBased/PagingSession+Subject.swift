@@ -91,6 +91,8 @@ extension PagingSession {
             Self.fire(stateHook)
         }
         paginator.updates.observeValues { [itemsHook] _ in Self.fire(itemsHook) }
+        let transformed = TransformCheck(paginator)
+        transformCheck.value = { [weak paginator] in paginator.flatMap { transformed.failure($0) } }
         return Subject(
             object: paginator,
             refresh: { query in

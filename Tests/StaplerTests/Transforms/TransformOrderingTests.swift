@@ -26,7 +26,7 @@ struct TransformOrderingTests {
         return mismatches
     }
 
-    @Test("11.3: an observer of the paginator registered first reads the transformed list of the snapshot it hears")
+    @Test("9.3: an observer of the paginator registered first reads the transformed list of the snapshot it hears")
     func orderWithEarlierObservers() {
         let server = TwoEndedServer()
         let paginator = offsetPaginator(server)
@@ -46,7 +46,7 @@ struct TransformOrderingTests {
         #expect(mirror.delivered > 5)
     }
 
-    @Test("11.3: with a delivery scheduler nothing changes until it runs, then both lists change in order")
+    @Test("9.3: with a delivery scheduler nothing changes until it runs, then both lists change in order")
     func orderOnAScheduler() {
         let scheduler = TestScheduler()
         let server = TwoEndedServer()
@@ -73,7 +73,7 @@ struct TransformOrderingTests {
         expectNoPendingWork(scheduler)
     }
 
-    @Test("11.4: an observer of the transformed list may load, refresh and edit from inside its notification")
+    @Test("9.4: an observer of the transformed list may load, refresh and edit from inside its notification")
     func reentrancy() {
         let transform = TestTransform(steps: [.skipThrees, .decades])
         let paginator = Paginator(
@@ -98,7 +98,7 @@ struct TransformOrderingTests {
         #expect(mirror.failures.isEmpty, "\(mirror.failures)")
     }
 
-    @Test("11.6: releasing the transformed list and the paginator frees both, with a load in flight")
+    @Test("9.6: releasing the transformed list and the paginator frees both, with a load in flight")
     func leaks() {
         let server = TwoEndedServer()
         let survivors = survivors {
@@ -116,7 +116,7 @@ struct TransformOrderingTests {
         #expect(server.last?.isDisposed == true)
     }
 
-    @Test("11.6: a released transformed list completes its updates and stops transforming")
+    @Test("9.6: a released transformed list completes its updates and stops transforming")
     func releasedListStops() {
         let server = TwoEndedServer()
         let paginator = offsetPaginator(server)

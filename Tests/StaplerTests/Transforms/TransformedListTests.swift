@@ -9,7 +9,7 @@ import Testing
 struct TransformedListTests {
     static let steps = TestTransform(steps: [.skipThrees, .decades])
 
-    @Test("11.1: a first page is a reload, later pages are appends of their transformed rows only")
+    @Test("9.1: a first page is a reload, later pages are appends of their transformed rows only")
     func pagesAppend() {
         let harness = TransformHarness(Self.steps)
         harness.paginator.refresh()
@@ -25,7 +25,7 @@ struct TransformedListTests {
         #expect(harness.mirror.changes.count == 3)
     }
 
-    @Test("11.1: prepended pages are inserted at the top, with the top separator once the start is reached")
+    @Test("9.1: prepended pages are inserted at the top, with the top separator once the start is reached")
     func pagesPrepend() {
         let harness = TransformHarness(Self.steps, initialKey: 20)
         harness.paginator.refresh()
@@ -40,7 +40,7 @@ struct TransformedListTests {
         #expect(harness.mirror.failures.isEmpty, "\(harness.mirror.failures)")
     }
 
-    @Test("11.1: local edits change only the touched rows and their separators")
+    @Test("9.1: local edits change only the touched rows and their separators")
     func edits() {
         let harness = TransformHarness(Self.steps)
         harness.paginator.refresh()
@@ -57,7 +57,7 @@ struct TransformedListTests {
         #expect(harness.mirror.changes.count == 6, "removing row 0 (a 0, filtered out) changes no transformed row")
     }
 
-    @Test("11.1: a keyed refresh publishes a difference in transformed indices")
+    @Test("9.1: a keyed refresh publishes a difference in transformed indices")
     func keyedRefresh() {
         let harness = TransformHarness(Self.steps, deduplication: .by { $0 })
         harness.paginator.refresh()
@@ -74,7 +74,7 @@ struct TransformedListTests {
         }
     }
 
-    @Test("11.1: a clear and dropped pages stay consistent")
+    @Test("9.1: a clear and dropped pages stay consistent")
     func clearsAndDrops() {
         let harness = TransformHarness(Self.steps, pageSize: 5, maxPages: 3)
         harness.paginator.refresh()
