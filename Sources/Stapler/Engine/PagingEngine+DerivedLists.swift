@@ -9,8 +9,9 @@ import Reactive
 // scheduler, when there is one), one publication at a time.
 
 extension PagingEngine {
-    /// A list derived from the engine's publications: called by the flusher for each publication it
-    /// staged, with no lock held. It appends the notifications to run before the paginator's own, and
+    /// A list derived from the engine's publications.
+    ///
+    /// The flusher calls it for each publication it staged, with no lock held. It appends the notifications to run before the paginator's own, and
     /// returns `false` once the list is gone (the engine then forgets it).
     @usableFromInline
     typealias DerivedList = @Sendable (_ publication: Publication, _ notifications: inout [StagedNotification]) -> Bool

@@ -42,6 +42,19 @@ struct ChangeSegments {
     /// row changed; and how many rows it inserted.
     func change(oldCount: Int, newCount: Int, round: Int, reloaded: Bool) -> (ItemsChange, Int)? {
         if reloaded { return oldCount == 0 && newCount == 0 ? nil : (.reloaded, newCount) }
+        if old.isEmpty {
+            // Only new rows (a page added at an end): no identity to match.
+            let insertions = new.map(\.index).sorted()
+            guard let first = insertions.first else { return nil }
+            let rows = first..<first + insertions.count
+            guard isRun(insertions) else {
+                return (.difference(ItemsDifference(removals: [], insertions: insertions)), insertions.count)
+            }
+            return (
+                rows.lowerBound == oldCount && rows.upperBound == newCount ? .appended(rows) : .inserted(rows),
+                rows.count
+            )
+        }
         var oldIndex: [Int: Int] = [:]
         oldIndex.reserveCapacity(old.count)
         for row in old { oldIndex[row.id] = row.index }
@@ -72,7 +85,9 @@ struct ChangeSegments {
             return nil
         case (true, false, true, true) where isRun(insertions):
             let rows = insertions[0]..<insertions[0] + insertions.count
-            return (rows.lowerBound == oldCount && rows.upperBound == newCount ? .appended(rows) : .inserted(rows), inserted)
+            return (
+                rows.lowerBound == oldCount && rows.upperBound == newCount ? .appended(rows) : .inserted(rows), inserted
+            )
         case (false, true, true, true) where isRun(removals):
             return (.removed(removals[0]..<removals[0] + removals.count), 0)
         case (true, true, true, false) where isRun(updates):

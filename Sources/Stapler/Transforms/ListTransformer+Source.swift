@@ -180,7 +180,8 @@ extension ListTransformer {
 extension TransformRow {
     /// A source row.
     init(fresh value: any Sendable, id: Int, offset: Int, round: Int) {
-        self.init(id: id, left: TransformRow.notSeparator, right: TransformRow.notSeparator, round: round,
+        self.init(
+            id: id, left: TransformRow.notSeparator, right: TransformRow.notSeparator, round: round,
             offset: offset, value: value)
     }
 }

@@ -190,4 +190,3 @@ struct TransformInput<Item: Sendable> {
     var header: ListEdge
     var footer: ListEdge
 }
-

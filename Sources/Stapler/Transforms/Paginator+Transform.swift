@@ -41,7 +41,8 @@ extension Paginator {
                 // Rows between the header and the footer that the publication added (all of them for a reload).
                 let added =
                     update.map {
-                        $0.change == .reloaded ? $0.items.contentCount : $0.items.contentCount - $0.previous.contentCount
+                        $0.change == .reloaded
+                            ? $0.items.contentCount : $0.items.contentCount - $0.previous.contentCount
                     } ?? 0
                 if let update {
                     if let staged = core.itemsWriter.stage(update.items) { notifications.append(staged) }

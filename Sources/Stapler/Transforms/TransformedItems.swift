@@ -79,7 +79,8 @@ public struct TransformedItems<Output: Sendable>: RandomAccessCollection, Sendab
         guard index >= 0 else { return 0 }
         guard index < body.count else { return source.itemCount - 1 }
         let located = body.locate(item: index)
-        return Swift.min(source.start(ofPage: located.page) + located.items[index - located.start].offset, source.itemCount - 1)
+        return Swift.min(
+            source.start(ofPage: located.page) + located.items[index - located.start].offset, source.itemCount - 1)
     }
 
     /// Iterates the rows in order, page by page.

@@ -28,7 +28,10 @@ public final class TransformedList<Output: Sendable>: Sendable {
     /// Preloads around a row of the paginator (and keeps the paginator alive).
     let preloadSource: @Sendable (Int) -> Void
 
-    init(core: TransformedListCore<Output>, items: Property<TransformedItems<Output>>, preload: @escaping @Sendable (Int) -> Void) {
+    init(
+        core: TransformedListCore<Output>, items: Property<TransformedItems<Output>>,
+        preload: @escaping @Sendable (Int) -> Void
+    ) {
         self.core = core
         self.items = items
         updates = core.updates

@@ -57,8 +57,11 @@ struct TransformChainTests {
             harness.list.preload(index: Int.random(in: 0..<max(1, harness.list.items.value.count), using: &random))
         case 7 where count > 0: _ = paginator.remove(at: Int.random(in: 0..<count, using: &random))
         case 8 where count > 0:
-            _ = paginator.replace(at: Int.random(in: 0..<count, using: &random), with: Int.random(in: 0..<200, using: &random))
-        case 9: _ = paginator.insert(Int.random(in: 200..<400, using: &random), at: Int.random(in: 0...count, using: &random))
+            _ = paginator.replace(
+                at: Int.random(in: 0..<count, using: &random), with: Int.random(in: 0..<200, using: &random))
+        case 9:
+            _ = paginator.insert(
+                Int.random(in: 200..<400, using: &random), at: Int.random(in: 0...count, using: &random))
         case 10: _ = paginator.retry()
         case 11 where Int.random(in: 0..<3, using: &random) == 0: _ = paginator.refresh()
         default: break
@@ -82,7 +85,9 @@ struct TransformChainTests {
                         let count = harness.paginator.items.value.count
                         if count > 0 { _ = harness.paginator.replace(at: step % count, with: step) }
                     default:
-                        if let request = harness.server.pending.first { answer(request, total: 200, on: queues[thread]) }
+                        if let request = harness.server.pending.first {
+                            answer(request, total: 200, on: queues[thread])
+                        }
                     }
                 }
             }

@@ -77,7 +77,9 @@ struct TestTransform: Sendable {
     }
 
     /// The transform of `items` computed from scratch, the obvious way.
-    func naive(_ items: [Int], top: Bool, bottom: Bool, header headerEdge: ListEdge, footer footerEdge: ListEdge) -> [TRow] {
+    func naive(_ items: [Int], top: Bool, bottom: Bool, header headerEdge: ListEdge, footer footerEdge: ListEdge)
+        -> [TRow]
+    {
         var rows = items.map { TRow.item($0) }
         for step in steps {
             switch step {
@@ -107,7 +109,8 @@ struct TestTransform: Sendable {
     func naive<Metadata, Failure>(_ snapshot: PagingSnapshot<Int, Metadata, Failure>) -> [TRow] {
         let states = snapshot.loadStates
         let empty = snapshot.items.isEmpty
-        let top: LoadState<Failure> = states.refresh.isLoading || states.refresh.error != nil ? states.refresh : states.prepend
+        let top: LoadState<Failure> =
+            states.refresh.isLoading || states.refresh.error != nil ? states.refresh : states.prepend
         return naive(
             Array(snapshot.items), top: states.prepend.isEndReached, bottom: snapshot.isEndReached,
             header: ListEdge(status: status(top), isListEmpty: empty),

@@ -123,7 +123,11 @@ struct TransformOrderingTests {
         let maps = Locked(0)
         let completed = Locked(false)
         do {
-            let list = paginator.transformed { $0.map { value -> Int in maps.increment(by: 1); return value } }
+            let list = paginator.transformed {
+                $0.map { value -> Int in
+                    maps.increment(by: 1); return value
+                }
+            }
             list.updates.observeCompleted { completed.value = true }
             paginator.refresh()
             answer(server.last, total: 35)

@@ -17,7 +17,9 @@ struct TransformedListTests {
         harness.paginator.loadNextPage()
         answer(harness.server.last, total: 25)
         #expect(harness.rows == harness.expected)
-        #expect(harness.mirror.changes == [.reloaded, .appended(7..<15)], "6 rows and the top separator, then 7 rows and a section")
+        #expect(
+            harness.mirror.changes == [.reloaded, .appended(7..<15)],
+            "6 rows and the top separator, then 7 rows and a section")
         harness.paginator.loadNextPage()
         answer(harness.server.last, total: 25)
         #expect(harness.rows.last == .bottom, "the bottom separator once the end is reached")
