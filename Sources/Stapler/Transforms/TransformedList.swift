@@ -42,7 +42,8 @@ public final class TransformedList<Output: Sendable>: Sendable {
     /// page when that row is near an edge.
     ///
     /// The index is mapped to the paginator's row it comes from (for a separator, the row after it), and
-    /// the edge test is made on the paginator's rows, never on the transformed count.
+    /// the edge test is made on the paginator's rows, never on the transformed count (with placeholders, on
+    /// that row's slot).
     ///
     /// - Parameter index: A row of the latest transformed snapshot.
     public func preload(index: Int) {
