@@ -96,4 +96,40 @@ struct TransformChainTests {
             #expect(harness.mirror.failures.isEmpty, "\(harness.mirror.failures.prefix(3))")
         }
     }
+
+    @Test("9.5: transformed lists made while pages land on other threads catch up and stay consistent")
+    func madeWhilePagesLand() {
+        let transform = TestTransform(steps: [.skipThrees, .decades])
+        for _ in 0..<20 {
+            let server = TwoEndedServer()
+            let paginator = offsetPaginator(server, pageSize: 5)
+            paginator.refresh()
+            answer(server.last, total: 300)
+            let made = Locked<[TransformedList<TRow>]>([])
+            let broken = Locked<[String]>([])
+            let queue = DispatchQueue(label: "answers")
+            raceFromBarrier(threads: 2) { thread in
+                for _ in 0..<30 {
+                    if thread == 0 {
+                        let list = paginator.transformed(by: transform.transform)
+                        // Made while pages land, so an update may come before this observer: each update is
+                        // checked on its own (its change turns its previous snapshot into its new one).
+                        list.updates.observeValues { update in
+                            let new = Array(update.items)
+                            if Mirror<TRow>.apply(update.change, to: Array(update.previous), giving: new) != new {
+                                broken.append("\(update.change)")
+                            }
+                        }
+                        made.append(list)
+                    } else {
+                        _ = paginator.loadNextPage()
+                        if let request = server.pending.first { answer(request, total: 300, on: queue) }
+                    }
+                }
+            }
+            let expected = transform.naive(paginator.snapshot.value)
+            for list in made.value { #expect(Array(list.items.value) == expected) }
+            #expect(broken.value.isEmpty, "\(broken.value)")
+        }
+    }
 }

@@ -117,4 +117,22 @@ struct TransformHazardTests {
         #expect(harness.rows == [.item(1), .item(2), .item(3), .item(4), .footer(.idle)])
         #expect(harness.mirror.failures.isEmpty, "\(harness.mirror.failures)")
     }
+
+    @Test("P36: the header follows the top edge by updates of its row")
+    func P36_headerUpdates() {
+        let transform = TestTransform(steps: [], header: { .header($0.status) })
+        let harness = TransformHarness(transform, pageSize: 2, initialKey: 4)
+        harness.paginator.refresh()
+        #expect(harness.rows == [.header(.loading)], "the refresh loads")
+        harness.server.last?.succeed(Response(items: [5, 6], total: 10))
+        #expect(harness.rows == [.header(.idle), .item(5), .item(6)])
+        harness.paginator.loadPreviousPage()
+        harness.server.last?.fail(.timeout)
+        #expect(harness.rows.first == .header(.failed))
+        #expect(harness.mirror.changes.suffix(2) == [.updated(0..<1), .updated(0..<1)])
+        harness.paginator.retry()
+        harness.server.last?.succeed(Response(items: [3, 4], total: 10))
+        #expect(harness.rows == [.header(.idle), .item(3), .item(4), .item(5), .item(6)])
+        #expect(harness.mirror.failures.isEmpty, "\(harness.mirror.failures)")
+    }
 }
