@@ -18,21 +18,35 @@ extension PagingEngine {
 
     /// Registers a derived list, made from the latest staged publication.
     ///
-    /// `make` runs with no lock held (it may call user code) and may run again if a publication was
-    /// staged meanwhile, so that the list starts from the publication before the first one it receives;
-    /// after a few attempts under a stream of publications it is registered from the one it was made
-    /// from, and catches up with the next publication.
+    /// `make` runs with no lock held (it may call user code). When no delivery is running, the caller
+    /// takes the flusher's place while it makes the list, so that no publication is staged meanwhile,
+    /// then delivers what was enqueued in the meantime (on the delivery scheduler, if there is one). When
+    /// another thread is delivering, `make` runs again if a publication was staged while it ran, so that
+    /// the list starts from the publication before the first one it receives (after many attempts under
+    /// an endless stream of publications it is registered as it is, and catches up with the next one).
     ///
     /// - Parameter make: Makes the list's state from a publication and returns its handler.
     func registerDerived(_ make: (Publication) -> DerivedList) {
-        for attempt in 0..<4 {
-            let (base, serial) = outbox.withLock { ($0.published, $0.publishedSerial) }
+        for attempt in 0..<100 {
+            let (base, serial, claimed) = outbox.withLock { box in
+                defer { box.isFlushing = true }
+                return (box.published, box.publishedSerial, !box.isFlushing)
+            }
             let list = make(base)
-            let registered = outbox.withLock { box -> Bool in
-                guard box.publishedSerial == serial || attempt == 3 else { return false }
+            let (registered, pending) = outbox.withLock { box -> (Bool, Bool) in
+                if claimed { box.isFlushing = false }
+                guard claimed || box.publishedSerial == serial || attempt == 99 else { return (false, false) }
                 box.derived.append((box.nextDerivedID, list))
                 box.nextDerivedID += 1
-                return true
+                return (true, claimed && !box.deliveries.isEmpty)
+            }
+            if pending {
+                // What was enqueued while this thread held the flusher's place found it taken: deliver it now.
+                if let deliveryScheduler {
+                    deliveryScheduler.schedule { [weak self] in self?.flush() }
+                } else {
+                    flush()
+                }
             }
             if registered { return }
         }

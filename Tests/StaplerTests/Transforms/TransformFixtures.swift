@@ -146,7 +146,9 @@ final class TransformMirror: @unchecked Sendable {
         _ transform: TestTransform
     ) {
         rows = Array(list.items.value)
-        list.updates.observeValues { [self] update in
+        // Weakly, both ways: the list keeps its paginator, and the paginator's observers must not keep the list.
+        list.updates.observeValues { [self, weak paginator] update in
+            guard let paginator else { return }
             changes.append(update.change)
             if Array(update.previous) != rows {
                 failures.append("\(update.change): previous \(Array(update.previous)) is not the mirror \(rows)")
@@ -159,7 +161,8 @@ final class TransformMirror: @unchecked Sendable {
                 failures.append("heard \(new) while the paginator's snapshot transforms to \(expected)")
             }
         }
-        paginator.snapshot.signal.observeValues { [self] snapshot in
+        paginator.snapshot.signal.observeValues { [self, weak list] snapshot in
+            guard let list else { return }
             delivered += 1
             let expected = transform.naive(snapshot)
             let shown = Array(list.items.value)
