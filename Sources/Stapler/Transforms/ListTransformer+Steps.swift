@@ -120,10 +120,11 @@ extension ListTransformer {
     ) -> TransformChunk {
         var output = TransformChunk()
         output.reserveCapacity(input.count * 2 + 1)
-        var previous = last
+        let round = round
         func add(between before: TransformRow?, and after: TransformRow?, offset: Int) {
             let key = Neighbours(left: before?.id ?? -1, right: after?.id ?? -1)
-            let old = lookup[key]
+            // A page that just arrived has no separators to reuse: no lookup at all.
+            let old = lookup.isEmpty ? nil : lookup[key]
             if let old, before.map({ $0.round != round }) ?? true, after.map({ $0.round != round }) ?? true {
                 var kept = old
                 kept.offset = offset
@@ -135,15 +136,27 @@ extension ListTransformer {
                     id: old?.id ?? makeID(), left: key.left, right: key.right, round: round, offset: offset,
                     value: separator(before?.value, after?.value)))
         }
-        for row in input where row.value != nil {
-            if previous != nil || top { add(between: previous, and: row, offset: row.offset) }
-            var copy = row
-            copy.left = TransformRow.notSeparator
-            copy.right = TransformRow.notSeparator
-            output.append(copy)
-            previous = row
+        // The row before the next one: `last` (above the chunk) until a row of the chunk takes its place.
+        var previous: Int? = nil
+        for index in input.indices where input[index].value != nil {
+            if let previous {
+                add(between: input[previous], and: input[index], offset: input[index].offset)
+            } else if last != nil || top {
+                add(between: last, and: input[index], offset: input[index].offset)
+            }
+            if input[index].left == TransformRow.notSeparator {
+                output.append(input[index])
+            } else {
+                var row = input[index]
+                row.left = TransformRow.notSeparator
+                row.right = TransformRow.notSeparator
+                output.append(row)
+            }
+            previous = index
         }
-        if isBottom, bottom, let previous { add(between: previous, and: nil, offset: previous.offset) }
+        if isBottom, bottom, let final = previous.map({ input[$0] }) ?? last {
+            add(between: final, and: nil, offset: final.offset)
+        }
         return output
     }
 
