@@ -135,4 +135,21 @@ struct TransformHazardTests {
         #expect(harness.rows == [.header(.idle), .item(3), .item(4), .item(5), .item(6)])
         #expect(harness.mirror.failures.isEmpty, "\(harness.mirror.failures)")
     }
+
+    @Test("P35: with placeholders, a transformed row preloads by its source row's slot")
+    func P35_preloadWithPlaceholders() {
+        let server = TwoEndedServer()
+        let paginator = Paginator(
+            source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: 10, query: "q",
+            initialKey: 50, prefetchDistance: 2, placeholders: true)
+        let list = paginator.transformed { $0.filter { !$0.isMultiple(of: 2) } }
+        paginator.refresh()
+        answer(server.last, total: 100)
+        #expect(paginator.snapshot.value.placeholdersBefore == 50)
+        #expect(Array(list.items.value) == [51, 53, 55, 57, 59])
+        list.preload(index: 2)
+        #expect(server.keys == [50], "row 2 is source row 55, slot 55: far from both edges")
+        list.preload(index: 4)
+        #expect(server.keys == [50, 60], "row 4 is source row 59, slot 59: near the bottom")
+    }
 }
