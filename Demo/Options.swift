@@ -9,7 +9,7 @@ struct DemoOptions: Sendable {
     var itemCount = 64
     /// How many messages the simulated chat holds.
     var messageCount = 45
-    /// How many products the long list of the memory-bound and relaunch scenes holds.
+    /// How many products the long list of the memory-bound, relaunch and jump scenes holds.
     var longItemCount = 120
     /// The `maxPages` the command line gave; ``maxPages`` is the one the scenes use.
     var requestedMaxPages: Int?
@@ -40,6 +40,8 @@ struct DemoOptions: Sendable {
     var printIDs = false
     /// Whether the `--url` run drops items whose id it already has (`Deduplication.by(\.id)`).
     var deduplicates = false
+    /// Whether the `--url` run edits rows by id while its pages load (`--edit-rows`).
+    var editsRows = false
     /// Whether to print the help and exit.
     var showsHelp = false
 
@@ -91,6 +93,7 @@ extension DemoOptions {
             case "-h", "--help": options.showsHelp = true
             case "--print-ids": options.printIDs = true
             case "--dedup": options.deduplicates = true
+            case "--edit-rows": options.editsRows = true
             case "--page-size": options.pageSize = try integer(value(), for: name, atLeast: 1)
             case "--items": options.itemCount = try integer(value(), for: name, atLeast: 0)
             case "--messages": options.messageCount = try integer(value(), for: name, atLeast: 0)
@@ -177,8 +180,12 @@ extension DemoOptions {
         with their keys when the user scrolls back, and every product must appear once each way, in
         order; then a relaunch: the app saves its list to a file as JSON (savedState, JSONEncoder), the
         system ends it, and the next launch shows the list from the file with 0 requests
-        (Paginator(restoring:)), then revalidates it around the row last shown. With --url it pages a
-        real HTTP API.
+        (Paginator(restoring:)), then revalidates it around the row last shown; then a jump: the long
+        list shown at full length with a placeholder for every row not loaded (placeholders: true,
+        slots), where the user drags the scroll bar to the middle and on: the page under the finger
+        loads directly (a preload farther than jumpThreshold, one page, from the loaded rows), no page in
+        between is requested, and the loads in flight it makes useless are superseded (their requests
+        disposed, logged as "cancelled") and never applied. With --url it pages a real HTTP API.
 
         SIMULATION (the default)
           --items N           items on the simulated server (default 64)
@@ -190,8 +197,10 @@ extension DemoOptions {
           --seed N            random seed: the same seed plays the same session, line for line (default 42)
           --speed X           playback speed: 2 is twice as fast, 0 as fast as possible (default 1)
 
-        LONG LIST AND RELAUNCH (the last two scenes of the simulation)
-          --long-items N      products in the long list (default 120)
+        LONG LIST, RELAUNCH AND JUMP (the last three scenes of the simulation)
+          --long-items N      products in the long list (default 120); the jump is skipped in a list
+                              too short for it (the middle at least two pages down, and four fifths
+                              of the list two pages below the middle's page)
           --max-pages N       the paginator's maxPages, the most pages it keeps (default 4, or more for
                               small pages); the demo's prefetchDistance is the screen's 8 rows (or half
                               a page, if more), and the bound must hold a page and that many rows on
@@ -227,6 +236,12 @@ extension DemoOptions {
                               standard output; the log then goes to standard error
           --dedup             drop an item whose id the list already has (Deduplication.by(\\.id)): the
                               repeats offset and page-number pages bring when rows are inserted above
+          --max-pages N       keep at most N pages (maxPages; raised to the fewest that hold a page and
+                              the rows kept around the row shown): going down drops pages at the top,
+                              going up drops them at the bottom, and scrolling back reloads them; with
+                              --print-ids, the ids printed are those the walk saw go by, top to bottom
+          --edit-rows         while each page loads, edit two loaded rows by id (replace, modify): local
+                              edits that must keep every item in place
 
         BOTH
           --retries N         how many retries in a row one page gets before the run gives up (default 8):

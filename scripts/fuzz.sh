@@ -12,9 +12,9 @@
 #                  the test's own PagingSession and PagingReference (Tests/StaplerTests/ModelBased).
 #   wire-formats   the Demo's four wire-format decoders (Fuzz/WireFormats): arbitrary bodies and Link
 #                  headers give a page or HTTPFailure.malformed, never a trap.
-#   restoration    not yet: it lands with restoring a saved paginator. Its hook: add Fuzz/Restoration with
-#                  an LLVMFuzzerTestOneInput that hands the bytes to the saved-state decoder (a typed error
-#                  or a valid paginator), a seed corpus of saved states, and a case below like `engine`'s.
+#   restoration    a saved list's JSON decoded and restored onto an offset source (Fuzz/Restoration): a
+#                  RestoreError or a list shown with no request that saves and restores to itself, then a
+#                  short session of loads, jumps and answers on it under a memory bound or placeholders.
 #
 # The library modules (Reactive, Stapler, a TestSupport of the files the model needs) are built into
 # .build-fuzz/modules (again only when a library source changed), instrumented for coverage, with the invariant checks on and
@@ -34,7 +34,7 @@ modules="$build/modules"
 mkdir -p "$build"
 
 if [ "$target" = all ]; then
-    for each in page-storage engine wire-formats; do
+    for each in page-storage engine wire-formats restoration; do
         "$0" "$each" "$seconds"
     done
     exit 0
@@ -86,7 +86,8 @@ engine)
     model=Tests/StaplerTests/ModelBased
     compile -I "$modules" -L "$modules" -lStapler -lReactive -lTestSupport -module-name FuzzEngine \
         "$model/PagingReference.swift" "$model/PagingReference+Answers.swift" "$model/PagingReference+Policies.swift" \
-        "$model/PagingOperation.swift" "$model/PagingSession.swift" "$model/PagingSession+Subject.swift" \
+        "$model/PagingReference+Bounds.swift" "$model/PagingOperation.swift" "$model/PagingSession.swift" \
+        "$model/PagingSession+Subject.swift" "$model/PagingSession+Restore.swift" "$model/PagingSession+Slots.swift" \
         "$model/PagingSession+Transform.swift" \
         Tests/StaplerTests/Fixtures.swift Fuzz/Engine/FuzzEngine.swift -o "$binary"
     ;;
@@ -97,8 +98,12 @@ wire-formats)
         $(find Demo -name '*.swift' ! -name main.swift | sort) Fuzz/WireFormats/FuzzWireFormats.swift -o "$binary"
     ;;
 restoration)
-    echo "fuzz: the restoration target comes with restoring a saved paginator (see the hook above)" >&2
-    exit 2
+    corpus="Fuzz/Corpus/Restoration"
+    build_libraries
+    build_module TestSupport Tests/TestSupport/Locked.swift Tests/TestSupport/SplitMix.swift \
+        Tests/TestSupport/ManualServer.swift
+    compile -I "$modules" -L "$modules" -lStapler -lReactive -lTestSupport -module-name FuzzRestoration \
+        Tests/StaplerTests/Fixtures.swift Fuzz/Restoration/FuzzRestoration.swift -o "$binary"
     ;;
 *)
     echo "fuzz: unknown target $target" >&2

@@ -10,8 +10,11 @@
 # bodies truncated, cut in transit or malformed; slow answers; and rows inserted at the top while the
 # client pages down (so offset and page-number pages repeat rows). The rounds cycle through the four wire
 # formats, each opened at the first page and at a page in the middle (which pages up to the top, then
-# down to the bottom), always with deduplication (`--dedup`): the Demo's `--print-ids` must print the
-# ids 1..N, each once, in order (the rows inserted above the top are never part of it), and exit 0.
+# down to the bottom), always with deduplication (`--dedup`) and local edits by id while pages load
+# (`--edit-rows`), half of them with a memory bound of 4 pages (`--max-pages 4`: going up drops pages at
+# the bottom, going down reloads them and drops pages at the top): the Demo's `--print-ids` must print the
+# ids 1..N, each once, in order (with a bound, the ids the walk saw go by; the rows inserted above the top
+# are never part of it), and exit 0.
 #
 # Memory: the Demo's VmRSS is sampled every 0.25 s. A round fails when its highest sample in the last
 # quarter of the run exceeds the highest in the second quarter (after warm-up) by more than
@@ -81,13 +84,20 @@ peak_rss=0
 failures=0
 total_failed=0
 total_inserted=0
-printf '%-5s %-12s %-6s %6s %8s %6s %8s %11s %11s %9s %s\n' round format open items requests failed inserted \
+printf '%-5s %-12s %-6s %-5s %6s %8s %6s %8s %11s %11s %9s %s\n' round format open bound items requests failed \
+    inserted \
     "rss-base" "rss-end" growth result
 while :; do
     elapsed=$(($(date +%s) - start))
     if [ "$round" -ge 8 ] && [ "$elapsed" -ge "$duration" ]; then break; fi
-    format="${formats[$((round % 4))]}"
-    opening=$([ $((round / 4 % 2)) -eq 0 ] && echo start || echo middle)
+    kind=$((round % 8))
+    format="${formats[$((kind % 4))]}"
+    opening=$([ $((kind / 4)) -eq 0 ] && echo start || echo middle)
+    # Half the rounds keep at most 4 pages: each format once bounded in the first 8 rounds (at the start
+    # or in the middle), the other opening in the next 8.
+    bound=$([ $(((kind + kind / 4 + round / 8) % 2)) -eq 1 ] && echo 4 || echo -)
+    bound_flags=()
+    [ "$bound" != - ] && bound_flags=(--max-pages "$bound")
     chaos_seed=$((seed * 1000 + round))
     prefix="$work/round-$round"
 
@@ -104,7 +114,7 @@ while :; do
     [ -n "$port" ] || { echo "soak: the fixture server printed no port" >&2; exit 1; }
 
     url=$(url_of "$port" "$format" "$opening")
-    "$demo" --url "$url" --format "$format" --print-ids --dedup --timeout 1 --retries 12 \
+    "$demo" --url "$url" --format "$format" --print-ids --dedup --edit-rows "${bound_flags[@]}" --timeout 1 --retries 12 \
         > "$prefix.ids" 2> "$prefix.log" &
     demo_pid=$!
     : > "$prefix.rss"
@@ -143,8 +153,8 @@ while :; do
     elif [ "$growth" -gt $((margin_mb * 1024)) ]; then
         result="FAILED: resident memory grew by $((growth / 1024)) MiB (margin $margin_mb MiB)"
     fi
-    printf '%-5s %-12s %-6s %6s %8s %6s %8s %7s KiB %7s KiB %5s KiB %s\n' "$round" "$format" "$opening" \
-        "$items" "${requests:-0}" "$failed" "$inserted" "$base" "$end" "$growth" "$result"
+    printf '%-5s %-12s %-6s %-5s %6s %8s %6s %8s %7s KiB %7s KiB %5s KiB %s\n' "$round" "$format" "$opening" \
+        "$bound" "$items" "${requests:-0}" "$failed" "$inserted" "$base" "$end" "$growth" "$result"
     if [ "$result" != ok ]; then
         failures=$((failures + 1))
         echo "soak: round $round (chaos seed $chaos_seed, $url): see $prefix.log and $prefix.server-faults" >&2

@@ -132,9 +132,14 @@ struct HTTPSession {
     func page<Key, Metadata>(
         _ source: PageSource<RemoteItem, Key, Void, Metadata, HTTPFailure>, initialKey: Key? = nil
     ) async -> ExitStatus {
+        let bound = MemoryBoundChoice(requested: options.requestedMaxPages, pageSize: pageSize)
+        if let bound { log.write(.demo, "memory bound", bound.description) }
         let paginator = Paginator(
-            source: source, pageSize: pageSize, initialKey: initialKey,
-            deduplication: options.deduplicates ? .by(\.id) : nil, policy: Self.policy(options))
+            source: source, pageSize: pageSize, initialKey: initialKey, prefetchDistance: bound?.prefetchDistance,
+            deduplication: options.deduplicates ? .by(\.id) : nil, policy: Self.policy(options),
+            maxPages: bound?.maxPages)
+        var walk = WalkedRows()
+        var reachedTop = false
         let checker = InvariantChecker<RemoteItem, Void, HTTPFailure>(
             query: (), log: log, describeQuery: { _ in "the list" })
         let logging = PaginatorLogger.attach(to: paginator, log: log)
@@ -178,6 +183,10 @@ struct HTTPSession {
         var iterator = snapshots.makeAsyncIterator()
         loop: while !gaveUp, let snapshot = await iterator.next() {
             defer { previousState = snapshot.state }
+            // Up to the top once, then down: with a bound, going down drops the top again, and the walk
+            // does not turn back for it.
+            reachedTop = reachedTop || snapshot.loadStates.prepend.isEndReached
+            walk.record(snapshot.items, topReached: reachedTop)
             switch snapshot.state {
             case .uninitialized, .refreshing, .loadingMore:
                 // A load that starts from an error state is the policy's: the user never presses retry.
@@ -203,12 +212,18 @@ struct HTTPSession {
                 log.write(.user, "waits", "the policy retries by itself (\(count))")
             case .data, .noData:
                 failuresInARow = 0
-                if case .data = snapshot.state, !snapshot.loadStates.prepend.isEndReached {
-                    log.write(.user, "loadPreviousPage()", "scrolls up to row 0, the first one loaded")
-                    if !act({ paginator.loadPreviousPage() }) {
+                if case .data = snapshot.state, !reachedTop {
+                    // With a bound, the row shown decides which end drops: the user shows row 0.
+                    let (call, up): (String, () -> Void) =
+                        bound == nil
+                        ? ("loadPreviousPage()", { paginator.loadPreviousPage() })
+                        : ("preload(index:)", { paginator.preload(index: 0) })
+                    log.write(.user, call, "scrolls up to row 0, the first one loaded")
+                    if !act(up) {
                         gaveUp = true
                         break loop
                     }
+                    editWhileLoading(paginator)
                     continue
                 }
                 if snapshot.isEndReached { break loop }
@@ -218,11 +233,13 @@ struct HTTPSession {
                     gaveUp = true
                     break loop
                 }
+                editWhileLoading(paginator)
             }
         }
 
         let final = paginator.snapshot.value
-        let complete = final.isEndReached && (final.loadStates.prepend.isEndReached || final.items.isEmpty)
+        // The top counts once reached: with a bound, the walk down dropped it again.
+        let complete = final.isEndReached && (reachedTop || final.items.isEmpty)
         let violations = checker.violations
         let counts = client.counts
         let failures =
@@ -243,7 +260,10 @@ struct HTTPSession {
             (\(checker.checkCount) snapshots and changes checked)
             """)
         if options.printIDs {
-            print(final.items.map { "\($0.id)" }.joined(separator: "\n"))
+            // With a bound the list kept only its last pages: the walk is what every item must be in once.
+            let ids = bound == nil ? final.items.map(\.id) : walk.ids
+            if walk.lostItsPlace { log.write(.demo, "walk", "a snapshot lost the last row walked: ids are missing") }
+            print(ids.map { "\($0)" }.joined(separator: "\n"))
         }
         if !violations.isEmpty { return .invariantBroken }
         return gaveUp || !complete ? .gaveUp : .success

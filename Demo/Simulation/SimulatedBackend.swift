@@ -24,6 +24,8 @@ final class SimulatedBackend: Sendable {
         var answered = 0
         var failed = 0
         var cancelled = 0
+        /// The offset of every request, in order.
+        var offsets: [Int] = []
     }
 
     private struct State {
@@ -113,6 +115,7 @@ final class SimulatedBackend: Sendable {
     private func plan(offset: Int, category: Category?) -> Plan {
         state.withLock { state in
             state.statistics.requests += 1
+            state.statistics.offsets.append(offset)
             let key = "\(category.map(\.rawValue) ?? "*")@\(offset)"
             state.attempts[key, default: 0] += 1
             let firstAttempt = state.attempts[key] == 1

@@ -1,11 +1,12 @@
 import Foundation
 import Stapler
 
-/// The default run: the shop, the chat, the server that hangs, the long list and the relaunch.
+/// The default run: the shop, the chat, the server that hangs, the long list, the relaunch and the jump.
 ///
 /// A scripted session against the simulated shop, then the chat scenes (``ChatRun``), the scene whose
-/// server hangs (``HangingServerRun``), the long list with a memory bound (``BoundedListRun``) and the
-/// relaunch (``RelaunchRun``), each unless the user gave up before, then a summary. With
+/// server hangs (``HangingServerRun``), the long list with a memory bound (``BoundedListRun``), the
+/// relaunch (``RelaunchRun``) and the jump to the middle of a list with placeholders (``JumpRun``), each
+/// unless the user gave up before, then a summary. With
 /// `--restore-from`, the relaunch's second launch alone.
 @MainActor
 enum SimulatedRun {
@@ -62,6 +63,9 @@ enum SimulatedRun {
         if let bounded = later.last, !bounded.gaveUp {
             later.append(RelaunchRun(options: options, simulation: simulation, log: log).run())
         }
+        if later.count == 2, let relaunch = later.last, !relaunch.gaveUp {
+            later.append(JumpRun(options: options, simulation: simulation, log: log).run())
+        }
 
         let snapshot = paginator.snapshot.value
         let outcome = session.outcome
@@ -95,7 +99,7 @@ enum SimulatedRun {
         if !violations.isEmpty { return .invariantBroken }
         let chatComplete = chat.map { !$0.gaveUp && $0.complete } ?? false
         let hangingComplete = hanging.map { !$0.gaveUp && $0.complete } ?? false
-        let laterComplete = later.count == 2 && later.allSatisfy { !$0.gaveUp && $0.complete }
+        let laterComplete = later.count == 3 && later.allSatisfy { !$0.gaveUp && $0.complete }
         return outcome.gaveUp || !complete || !chatComplete || !hangingComplete || !laterComplete ? .gaveUp : .success
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An item of an HTTP API: any JSON object with an `id`, a number or a string.
-struct RemoteItem: ListItem, Decodable {
+struct RemoteItem: ListItem, Identifiable, Decodable {
     let id: RemoteID
 }
 

@@ -4,7 +4,9 @@
 // scheduler, or from inside a notification; for a refresh, a prepend or an append), run on a real
 // `Paginator` by the model-based test's `PagingSession`, which checks it against `PagingReference` after
 // every step. The first byte picks the configuration (page model, deduplication, delivery scheduler,
-// opened mid-way). A disagreement traps, so libFuzzer keeps the input as a crash.
+// opened mid-way, policies, a memory bound, placeholders and jumps, save and restore: a restored
+// paginator driven alongside must agree with the saved one). A disagreement traps, so libFuzzer keeps
+// the input as a crash.
 //
 // `scripts/fuzz.sh engine` builds it with the model-based test's own files (Tests/StaplerTests/ModelBased),
 // so the fuzzer and `swift test` check against one reference.
@@ -73,7 +75,8 @@ enum EngineInputDecoder {
             return queue == 0 ? .runScheduler : .advance(ticks: queue - 1)
         default:
             // A release throws the paginator away: rare, or sessions would rarely get deep.
-            return queue == 3 ? .release : .call(.loadNext, queue: 0)
+            if queue == 3 { return .release }
+            return queue == 2 && configuration.restores ? .saveAndRestore : .call(.loadNext, queue: 0)
         }
     }
 
@@ -108,13 +111,15 @@ enum EngineInputDecoder {
 /// The queues the session hops to, made once: every input reuses them.
 let fuzzQueues = (1...3).map { DispatchQueue(label: "fuzz.engine.q\($0)") }
 
-/// A deliberately wrong reference, named by `STAPLER_FUZZ_REFERENCE_MUTATION` (`appliesStaleResponses` or
-/// `keepsIdentitiesAcrossRefresh`): proves that the target finds a disagreement (`scripts/fuzz.sh` never
-/// sets it).
+/// A deliberately wrong reference, named by `STAPLER_FUZZ_REFERENCE_MUTATION` (`appliesStaleResponses`,
+/// `keepsIdentitiesAcrossRefresh`, `ignoresDrops` or `restoresWithoutTheEnd`): proves that the target
+/// finds a disagreement (`scripts/fuzz.sh` never sets it).
 let fuzzReferenceMutation: PagingReference.Mutation? =
     switch ProcessInfo.processInfo.environment["STAPLER_FUZZ_REFERENCE_MUTATION"] {
     case "appliesStaleResponses": .appliesStaleResponses
     case "keepsIdentitiesAcrossRefresh": .keepsIdentitiesAcrossRefresh
+    case "ignoresDrops": .ignoresDrops
+    case "restoresWithoutTheEnd": .restoresWithoutTheEnd
     default: nil
     }
 

@@ -181,7 +181,7 @@ public final class Paginator<
                 fatalError(
                     "Paginator: jumpThreshold needs placeholders: true, a threshold of at least 0 and a page model "
                         + "that can compute the key of a position (offset or page number; a cursor cannot jump), "
-                        + "got jumpThreshold \(jumpThreshold) over a \(source.model.rawValue) source")
+                        + "got jumpThreshold \(jumpThreshold) over the \(source.model.rawValue) source")
             }
             jump = (jumpThreshold, slotKey)
         }

@@ -30,6 +30,25 @@ struct DemoInsertedRowsTests {
         }
     }
 
+    @Test(
+        "with --max-pages 4 and --edit-rows, pages dropped going up reload going down: the walk sees every id once, in order",
+        arguments: FixtureFormat.allCases)
+    func boundedAndEditedWalk(format: FixtureFormat) async throws {
+        for path in [format.path, format.middlePath.path] {
+            let server = try await Self.server()
+            defer { server.stop() }
+            let run = try await DemoProcess.run([
+                "--url", server.url(path), "--format", format.rawValue, "--print-ids", "--dedup", "--max-pages", "4",
+                "--edit-rows",
+            ])
+            #expect(!run.timedOut)
+            #expect(run.status == 0, "\(path): \(run.standardError)")
+            #expect(run.outputLines == (1...Self.itemCount).map(String.init), "\(path)")
+            #expect(run.standardError.contains("edits"), "\(path): the rows were edited while pages loaded")
+            #expect(run.standardError.contains("invariants   all held"), "\(path)")
+        }
+    }
+
     @Test("without --dedup the repeated rows reach the list, and the Demo's invariant checker reports them")
     func withoutDeduplicationTheRepeatsShow() async throws {
         let server = try await Self.server()

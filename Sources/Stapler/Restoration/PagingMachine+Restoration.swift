@@ -45,9 +45,9 @@ extension PagingMachine {
             return PagingSavedState(
                 model: model, query: shown.listQuery, openingKey: openingKey, pages: pages,
                 topEdge: SavedEdge(shown.topKey), bottomEdge: SavedEdge(shown.bottomKey),
-                droppedAbove: shown.droppedAbove.pages.map(SavedPageKeys.init),
+                droppedAbove: shown.droppedAbove.allPages.map(SavedPageKeys.init),
                 droppedAboveEdge: SavedEdge(shown.droppedAbove.edgeKey),
-                droppedBelow: shown.droppedBelow.pages.map(SavedPageKeys.init),
+                droppedBelow: shown.droppedBelow.allPages.map(SavedPageKeys.init),
                 droppedBelowEdge: SavedEdge(shown.droppedBelow.edgeKey), total: shown.total,
                 metadata: shown.metadata, listWasEmpty: shown.listWasEmpty,
                 stoppedWithoutProgress: stoppedWithoutProgress, accessedRow: row,
@@ -86,7 +86,6 @@ extension PagingMachine {
         removedByEdits = identities == nil ? [] : saved.removedByEdits
         droppedAbove = DroppedPages(saved.droppedAbove.map(\.pageKeys), edgeKey: saved.droppedAboveEdge.key)
         droppedBelow = DroppedPages(saved.droppedBelow.map(\.pageKeys), edgeKey: saved.droppedBelowEdge.key)
-        for dropped in saved.droppedAbove + saved.droppedBelow { usedKeys.insert(dropped.key) }
         topKey = saved.topEdge.key
         bottomKey = saved.bottomEdge.key
         if let topKey { usedKeys.insert(topKey) }

@@ -1,7 +1,8 @@
 extension PagingSavedState {
     /// Checks that the saved list is one a paginator could have saved: at least one page, each page
     /// following the one above it (its key is where the page above led, or the page above is where it
-    /// leads up), no key twice, edges that ask for the pages dropped beyond them, no negative total.
+    /// leads up), no key twice, edges that ask for the pages dropped beyond them or for what their end page leads to, no negative
+    /// total.
     ///
     /// - Throws: The ``RestoreError`` of the first check that fails.
     @inlinable
@@ -27,5 +28,11 @@ extension PagingSavedState {
         }
         if let nearest = droppedAbove.last, topEdge != .key(nearest.key) { throw .droppedPagesDetached }
         if let nearest = droppedBelow.last, bottomEdge != .key(nearest.key) { throw .droppedPagesDetached }
+        // With nothing dropped beyond it, an edge that asks for a key asks for the one its end page leads
+        // to: another key would load a page that does not follow the list (a gap no save could restore).
+        if droppedAbove.isEmpty, case .key = topEdge, pages[0].keys.previousKey != topEdge { throw .edgeDetached }
+        if droppedBelow.isEmpty, case .key = bottomEdge, pages[pages.count - 1].keys.nextKey != bottomEdge {
+            throw .edgeDetached
+        }
     }
 }

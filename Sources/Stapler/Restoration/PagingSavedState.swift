@@ -174,6 +174,9 @@ public enum RestoreError: Error, Sendable, Equatable {
     case invalidTotal(Int)
     /// An edge of the saved list does not ask for the page a memory bound dropped beyond it.
     case droppedPagesDetached
+    /// An edge of the saved list, with no page dropped beyond it, asks for a key that the page at that end
+    /// does not lead to: loading it would leave a gap in the list.
+    case edgeDetached
     /// The list was loaded from another page model than the source it is restored onto.
     case wrongPageModel(saved: String, source: String)
 }

@@ -214,6 +214,69 @@ struct MemoryBoundTests {
         #expect(server.keys.last == 21, "the bottom reloads page 21 with its stored offset")
     }
 
+    @Test("P29: with a bound, a negative index requests nothing, even once pages landed above the list shown")
+    func P29_negativeIndexRequestsNothing() {
+        // Found by the model-based test (seed 495): with a bound every preload goes to the engine, which
+        // moved a negative index down by the rows prepended since the snapshot shown, into the list.
+        let server = TwoEndedServer()
+        let scheduler = TestScheduler()
+        let paginator = offsetPaginator(
+            server, pageSize: 5, initialKey: 10, prefetchDistance: 2, deliveringOn: scheduler, maxPages: 3)
+        paginator.refresh()
+        answer(server.last, total: 23)
+        scheduler.run()
+        paginator.preload(index: 0)
+        #expect(server.keys == [10, 5])
+        // Rows 5-9 land above, not shown yet: the snapshot shown still starts at row 10.
+        answer(server.last, total: 23)
+        for index in [-3, -4, -1] { paginator.preload(index: index) }
+        #expect(server.keys == [10, 5], "a negative index is never a row shown")
+        scheduler.run()
+        #expect(Array(paginator.items.value) == Array(5..<15))
+        paginator.preload(index: 0)
+        #expect(server.keys == [10, 5, 0], "row 0 of the list shown still loads the page above")
+    }
+
+    @Test("P29: a page kept over the bound at a failed end stays until the failure is retried")
+    func P29_failedEndKeepsItsPage() {
+        // Found by the model-based test: a preload that moved the row on dropped the page kept over the
+        // bound at the failed bottom, which cleared the failure: errorLoadingMore -> data, a move the
+        // state machine does not have (a precondition failure in checked builds).
+        let server = TwoEndedServer()
+        let paginator = offsetPaginator(server, pageSize: 5, prefetchDistance: 2, maxPages: 2)
+        let moves = Locked<[String]>([])
+        let previous = Locked(paginator.state.value)
+        paginator.state.signal.observeValues { state in
+            let from = previous.withLock { value in
+                defer { value = state }
+                return value
+            }
+            if from.name != state.name, !from.canMove(to: state) { moves.append("\(from.name) -> \(state.name)") }
+        }
+        paginator.refresh()
+        answer(server.last, total: 23)
+        paginator.loadNextPage()
+        answer(server.last, total: 23)
+        paginator.preload(index: 7)
+        answer(server.last, total: 23)
+        #expect(paginator.pages.value == 3, "row 7 keeps the top page over the bound")
+        paginator.loadNextPage()
+        server.last?.fail(.unavailable)
+        #expect(paginator.state.value.name == "errorLoadingMore")
+
+        paginator.preload(index: 2)
+        #expect(paginator.pages.value == 3, "the failed bottom keeps its page")
+        #expect(paginator.state.value.name == "errorLoadingMore")
+        #expect(paginator.loadStates.value.append == .failed(.source(.unavailable)))
+        #expect(server.keys == [0, 5, 10, 15])
+        paginator.retry()
+        #expect(server.keys == [0, 5, 10, 15, 15], "retry asks for the failed key again")
+        answer(server.last, total: 23)
+        #expect(paginator.pages.value <= 3)
+        #expect(Array(paginator.items.value.prefix(5)) == Array(0..<5), "the rows around row 2 stay")
+        #expect(moves.value.isEmpty, "\(moves.value)")
+    }
+
     /// Shows the rows with ids `visible`: calls `preload(index:)` for each, at its index in the latest
     /// snapshot (a list's indices move when a page lands above). Records an issue and returns false if
     /// one of them is not loaded.

@@ -8,10 +8,15 @@ import Testing
 /// responses of every shape (bad ones included) to any request, latest or superseded, in random order,
 /// delayed on a `TestScheduler` or not, on random threads, for both the offset and the cursor page
 /// models, with and without deduplication, and with a policy (a load timeout and automatic retries on a
-/// `TestScheduler` clock that the sequence moves) and a query cache. Each step is checked against ``PagingReference``: the items
-/// (no duplicate, no stale item), the state, the query, pages, total and end, only legal transitions,
-/// the requests made (keys, no request after the end, never two loads in flight). A failure prints its
-/// seed, its configuration and a shrunk sequence.
+/// `TestScheduler` clock that the sequence moves) and a query cache, a memory bound of three pages,
+/// placeholders (with jumps over the offset model), and saves and restores. Each step is checked against
+/// ``PagingReference``: the items (no duplicate, no stale item), the state, the query, pages, total and
+/// end, only legal transitions, the requests made (keys, no request after the end, never two loads in
+/// flight), the pages a bound drops and the keys that reload them when the rows are scrolled back (so no
+/// row is lost or repeated), the slots (placeholders around the rows shown, as many as the total), the
+/// page a far preload jumps to (and none in between). A paginator restored from the list saved at a
+/// random step gets the same calls and answers and must agree with the saved one at every later step.
+/// A failure prints its seed, its configuration and a shrunk sequence.
 @Suite("Model-based paging")
 struct ModelBasedTests {
     static let operationsPerSequence = 40
@@ -167,12 +172,56 @@ struct ModelBasedTests {
         }
     }
 
+    @Test(
+        "the harness catches a reference that ignores the memory bound or jumps, and a restore that loses the end"
+    )
+    func harnessCatchesBoundJumpAndRestoreBugs() throws {
+        let queues = Self.makeQueues()
+        let cases: [(PagingReference.Mutation, (ModelConfiguration) -> Bool)] = [
+            (.ignoresDrops, { $0.bounded }), (.neverJumps, { $0.jumps }), (.restoresWithoutTheEnd, { $0.restores }),
+        ]
+        for (mutation, accepts) in cases {
+            let (shrunk, configuration) = try Self.catches(mutation, where: accepts)
+            #expect(Self.run(shrunk, configuration, queues: queues, mutation: mutation) != nil)
+            #expect(shrunk.count <= 12, "\(mutation) shrunk to \(shrunk)")
+            #expect(Self.run(shrunk, configuration, queues: queues) == nil)
+        }
+    }
+
+    @Test("the default run drops and reloads pages at both ends, jumps, and restores saved lists")
+    func generatorReachesBoundsJumpsAndRestores() {
+        let queues = Self.makeQueues()
+        var total = PagingReference.BoundEvents()
+        var restores = 0
+        for seed in UInt64(0)..<1_280 where ModelConfiguration(seed: seed).bounded {
+            do {
+                let session = PagingSession(ModelConfiguration(seed: seed), queues: queues)
+                var restored = false
+                for operation in Self.sequence(seed: seed) {
+                    _ = session.apply(operation)
+                    restored = restored || session.events.restored
+                }
+                let events = session.events.bound
+                total.dropsAbove += events.dropsAbove
+                total.dropsBelow += events.dropsBelow
+                total.reloadsAbove += events.reloadsAbove
+                total.reloadsBelow += events.reloadsBelow
+                total.jumps += events.jumps
+                restores += restored ? 1 : 0
+            }
+        }
+        #expect(total.dropsAbove > 0 && total.dropsBelow > 0, "\(total)")
+        #expect(total.reloadsAbove > 0 && total.reloadsBelow > 0, "\(total)")
+        #expect(total.jumps > 0 && restores > 0, "\(total), \(restores) restores")
+        print("bounded sequences: \(total), \(restores) of 640 restored")
+    }
+
     @Test("every configuration, answer and operation kind occurs in the default run")
     func generatorCoversEverything() {
         var configurations: [String: Int] = [:]
         var kinds: Set<String> = []
         var answers: Set<String> = []
-        for seed in 0..<UInt64(640) {
+        for seed in 0..<UInt64(2_560) {
             configurations["\(ModelConfiguration(seed: seed))", default: 0] += 1
             for operation in Self.sequence(seed: seed) {
                 switch operation {
@@ -186,14 +235,14 @@ struct ModelBasedTests {
                 }
             }
         }
-        #expect(configurations.count == 32 && configurations.values.allSatisfy { $0 == 20 })
+        #expect(configurations.count == 256 && configurations.values.allSatisfy { $0 == 10 })
         #expect(answers.count == PagingOperation.Answer.allCases.count)
         let expectedKinds: Set<String> = [
             "refresh", "refresh hop", "loadNext", "loadNext hop", "preload", "preload hop", "retry", "retry hop",
             "cancel", "cancel hop", "respond", "respond hop", "respond delayed", "respond hop delayed",
             "reloadAll", "reloadAll hop", "refreshAround", "refreshAround hop", "loadPrevious", "loadPrevious hop",
             "insert", "insert hop", "remove", "remove hop", "replace", "replace hop",
-            "onNextState", "onNextItems", "advance", "run", "release", "clock",
+            "onNextState", "onNextItems", "advance", "run", "release", "clock", "saveAndRestore",
         ]
         #expect(kinds == expectedKinds)
     }

@@ -19,31 +19,52 @@ struct ModelConfiguration: Equatable, CustomStringConvertible {
     /// A policy on a `TestScheduler` clock (a load timeout, automatic retries with backoff) and a query
     /// cache; the clock moves by ``PagingOperation/advanceClock(seconds:)``.
     var usesPolicies: Bool
+    /// A memory bound of ``PagingReference/maxPages`` pages: pages go at the far end and scrolling back
+    /// reloads them with their own keys.
+    var bounded: Bool
+    /// `placeholders: true`: ``PagingOperation/Call/preload(row:)`` takes slot indices once the total is
+    /// known, and for the offset model `jumpThreshold` ``PagingReference/jumpThreshold`` too.
+    var placeholders: Bool
+    /// Sessions save the list at random steps and restore a second paginator from it, which must agree
+    /// with the first at every later step (``PagingOperation/saveAndRestore``).
+    var restores: Bool
 
-    /// The configuration of a seed: the five low bits choose, so every run covers all 32 evenly.
+    /// The configuration of a seed: the eight low bits choose, so every run covers all 256 evenly.
     init(seed: UInt64) {
         model = seed & 1 == 0 ? .offset : .cursor
         deduplicates = seed & 2 != 0
         delaysDelivery = seed & 4 != 0
         opensMidway = seed & 8 != 0
         usesPolicies = seed & 16 != 0
+        bounded = seed & 32 != 0
+        placeholders = seed & 64 != 0
+        restores = seed & 128 != 0
     }
 
     init(
         model: PageModel, deduplicates: Bool, delaysDelivery: Bool, opensMidway: Bool = false,
-        usesPolicies: Bool = false
+        usesPolicies: Bool = false, bounded: Bool = false, placeholders: Bool = false, restores: Bool = false
     ) {
         self.model = model
         self.deduplicates = deduplicates
         self.delaysDelivery = delaysDelivery
         self.opensMidway = opensMidway
         self.usesPolicies = usesPolicies
+        self.bounded = bounded
+        self.placeholders = placeholders
+        self.restores = restores
     }
+
+    /// Whether preloads far from the loaded rows jump (placeholders over an offset source).
+    var jumps: Bool { placeholders && model == .offset }
 
     var description: String {
         let delivery = delaysDelivery ? "TestScheduler delivery" : "synchronous delivery"
         return "\(model), \(deduplicates ? "dedup" : "no dedup"), \(delivery)\(opensMidway ? ", opened mid-way" : "")"
             + (usesPolicies ? ", timeout, retries and query cache" : "")
+            + (bounded ? ", maxPages \(PagingReference.maxPages)" : "")
+            + (placeholders ? (jumps ? ", placeholders and jumps" : ", placeholders") : "")
+            + (restores ? ", save and restore" : "")
     }
 }
 
@@ -71,6 +92,10 @@ enum PagingOperation: Equatable, CustomStringConvertible {
     case advanceClock(seconds: Int)
     /// Releases the paginator and starts a fresh one.
     case release
+    /// Saves the list shown (`savedState`, through JSON) and restores a second paginator from it, which
+    /// then gets the same calls and answers as the first and must agree with it at every step. Nothing
+    /// happens unless the list is settled: shown, nothing loading or failed, no notification pending.
+    case saveAndRestore
 
     /// A local edit of the rows.
     enum EditKind: Equatable {
@@ -140,6 +165,7 @@ enum PagingOperation: Equatable, CustomStringConvertible {
         case .runScheduler: return "run"
         case .advanceClock(let seconds): return "clock(+\(seconds)s)"
         case .release: return "release"
+        case .saveAndRestore: return "saveAndRestore"
         }
     }
 
@@ -192,6 +218,15 @@ enum PagingOperation: Equatable, CustomStringConvertible {
             return .edit(
                 kinds[Int.random(in: 0..<3, using: &generator)], row: Int.random(in: 0..<30, using: &generator))
         }
+        if configuration.restores, Int.random(in: 0..<12, using: &generator) == 0 { return .saveAndRestore }
+        if configuration.bounded, Bool.random(using: &generator) {
+            // Scrolling: a row near either end shown, or the latest request answered with a full page, so
+            // that pages go over the bound and are scrolled back to.
+            let rows = [0, 1, 2, 7, 8, 9, 12, 13, 14]
+            return Bool.random(using: &generator)
+                ? .call(.preload(row: rows[Int.random(in: 0..<rows.count, using: &generator)]), queue: queue())
+                : .respond(age: 0, answer: .page, queue: queue(), delay: 0)
+        }
         var roll = Int.random(in: 0..<100, using: &generator)
         if configuration.usesPolicies {
             if Int.random(in: 0..<8, using: &generator) == 0 {
@@ -201,6 +236,9 @@ enum PagingOperation: Equatable, CustomStringConvertible {
             // that differs from the calls' (the outer load's timer is scheduled after the inner one's).
             if !configuration.delaysDelivery, (36..<42).contains(roll) { roll = 50 }
         }
+        // A preload that drops pages notifies before it starts its load: a call from inside that
+        // synchronous notification starts its own load first, in an order that differs from the calls'.
+        if configuration.bounded, !configuration.delaysDelivery, (39..<42).contains(roll) { roll = 50 }
         switch roll {
         case 0..<5: return .call(.refresh(query: query()), queue: queue())
         case 5..<7: return .call(.reloadAll, queue: queue())

@@ -37,19 +37,23 @@ extension PagingReference {
             refreshSlot = .loading(
                 self.load(key: nextKey!, query: query, direction: .refresh, step: plan.pages.count))
         case .append:
-            if !ends, let nextKey, nextKey == load.key || usedKeys.contains(nextKey) {
+            // A page the bound dropped is followed by the key remembered beyond it.
+            let reloaded = reloadsDropped(.append)
+            if reloaded == nil, !ends, let nextKey, nextKey == load.key || usedKeys.contains(nextKey) {
                 return fail(load, retryable: false)
             }
             let kept = keep(pageItems, fresh: false)
             items += kept
             pageKeys.append(load.key)
             pageRows.append(kept.count)
-            self.nextKey = ends ? nil : nextKey
-            if let nextKey, !ends { usedKeys.insert(nextKey) }
+            self.nextKey = reloaded ?? (ends ? nil : nextKey)
+            if let onward = self.nextKey { usedKeys.insert(onward) }
             retries[.append] = 0
             total = configuration.model == .offset ? pageTotal : nil
+            enforceBound(afterAppend: true)
         case .prepend:
-            if !topEnds, let previousKey, previousKey == load.key || usedKeys.contains(previousKey) {
+            let reloaded = reloadsDropped(.prepend)
+            if reloaded == nil, !topEnds, let previousKey, previousKey == load.key || usedKeys.contains(previousKey) {
                 return fail(load, retryable: false)
             }
             let kept = keep(pageItems, fresh: false)
@@ -57,10 +61,11 @@ extension PagingReference {
             pageKeys.insert(load.key, at: 0)
             pageRows.insert(kept.count, at: 0)
             leadingCount += kept.count
-            self.previousKey = topEnds ? nil : previousKey
-            if let previousKey, !topEnds { usedKeys.insert(previousKey) }
+            self.previousKey = reloaded ?? (topEnds ? nil : previousKey)
+            if let onward = self.previousKey { usedKeys.insert(onward) }
             retries[.prepend] = 0
             total = configuration.model == .offset ? pageTotal : nil
+            enforceBound(afterAppend: false)
         }
     }
 
@@ -119,6 +124,7 @@ extension PagingReference {
         listSerial &+= 1
         secondPageRequested = false
         total = configuration.model == .offset ? lastTotal : nil
+        bounds = BoundState()
     }
 
     /// The items of a page that are shown: with deduplication, those the list has not had (the first of

@@ -34,6 +34,7 @@ extension PagingReference {
         let usedKeys: Set<Int>
         let seen: Set<Int>
         let leadingCount: Int
+        let bounds: BoundState
     }
 
     mutating func schedule(_ timer: Timer, after seconds: Int) {
@@ -124,7 +125,7 @@ extension PagingReference {
         ShownList(
             items: items, itemsQuery: itemsQuery, pageKeys: pageKeys, pageRows: pageRows, total: total,
             listWasEmpty: listWasEmpty, nextKey: nextKey, previousKey: previousKey, usedKeys: usedKeys, seen: seen,
-            leadingCount: leadingCount)
+            leadingCount: leadingCount, bounds: bounds)
     }
 
     private mutating func show(_ list: ShownList) {
@@ -139,6 +140,7 @@ extension PagingReference {
         usedKeys = list.usedKeys
         seen = list.seen
         leadingCount = list.leadingCount
+        bounds = list.bounds
         listSerial &+= 1
         hasList = true
     }

@@ -20,6 +20,12 @@ struct PagingReference {
         case ignoresLoadTimeouts
         /// Never shows a kept list: going back to a query always starts from an empty cache.
         case forgetsCachedLists
+        /// Keeps every page, as if there were no memory bound.
+        case ignoresDrops
+        /// Restores a list that reached its end as one that did not (the session restores it so).
+        case restoresWithoutTheEnd
+        /// Moves a far preload to the nearest loaded row instead of jumping to its page.
+        case neverJumps
     }
 
     /// What the server sent for a request.
@@ -110,6 +116,10 @@ struct PagingReference {
     var retries: [Direction: Int] = [:]
     /// With policies: the kept lists of earlier queries, least recently shown first.
     var cache: [(query: Int, list: ShownList)] = []
+    /// With a memory bound: the dropped pages and the row last shown.
+    var bounds = BoundState()
+    /// How often this paginator dropped, reloaded and jumped (for the coverage test).
+    var boundEvents = BoundEvents()
 
     init(configuration: ModelConfiguration, firstSerial: Int, mutation: Mutation? = nil) {
         self.configuration = configuration
@@ -189,9 +199,11 @@ struct PagingReference {
         return true
     }
 
-    mutating func refresh(query newQuery: Int?, reloadAll: Bool = false, aroundRow: Int? = nil) {
+    mutating func refresh(
+        query newQuery: Int?, reloadAll: Bool = false, aroundRow: Int? = nil, startingAt start: Int? = nil
+    ) {
         let fromCache = newQuery.map { switchCachedList(to: $0) } ?? false
-        var key = openingKey
+        var key = start ?? openingKey
         var plan: Chain?
         if reloadAll, hasList, let top = pageKeys.first {
             key = top
@@ -237,13 +249,20 @@ struct PagingReference {
     }
 
     /// A preload of `row` of the snapshot the user interface shows (`seenLeading` rows prepended, of list
-    /// `seenSerial`): moved by the rows prepended since, then checked against both ends.
+    /// `seenSerial`): moved by the rows prepended since, then checked against both ends. With placeholders
+    /// shown, `row` is a slot instead (see ``row(ofSlot:)``).
     mutating func preload(row: Int, seenLeading: Int, seenSerial: UInt64) {
-        // A negative row is never a displayed row, whatever was prepended since.
-        guard row >= 0 else { return }
         var row = row
-        if seenSerial == listSerial { row += leadingCount - seenLeading }
-        guard row >= 0, row < items.count else { return }
+        if showsPlaceholders {
+            guard let shown = self.row(ofSlot: row) else { return }
+            row = shown
+        } else {
+            // A negative row is never a displayed row, whatever was prepended since.
+            guard row >= 0 else { return }
+            if seenSerial == listSerial { row += leadingCount - seenLeading }
+            guard row >= 0, row < items.count else { return }
+        }
+        row -= recordShown(row: row)
         if row <= Self.prefetchDistance { loadPrevious() }
         if row >= items.count - 1 - Self.prefetchDistance { loadNext() }
     }

@@ -13,20 +13,22 @@ extension PagingSession {
         return PagingPolicy(loadTimeout: .seconds(PagingReference.loadTimeout), autoRetry: retry, clock: clock)
     }
 
-    func makeOffsetSubject(deliveringOn scheduler: TestScheduler?, clock: TestScheduler?) -> Subject {
-        let source = PageSource<Int, Int, Int, Response, ServerError>.offset { [requests] offset, size, query in
+    /// An offset source whose requests are recorded in `requests`.
+    static func offsetSource(recordingIn requests: Locked<[Request]>) -> PageSource<
+        Int, Int, Int, Response, ServerError
+    > {
+        .offset { offset, size, query in
             Self.recordedRequest(in: requests, key: offset, query: query, size: size) { items, total, _, _ in
                 Response(items: items, total: total)
             }
         }
-        let paginator = makePaginator(
-            source, initialKey: configuration.opensMidway ? 10 : nil, deliveringOn: scheduler, clock: clock)
-        return subject(for: paginator, key: { $0 })
     }
 
-    func makeCursorSubject(deliveringOn scheduler: TestScheduler?, clock: TestScheduler?) -> Subject {
-        let source = PageSource<Int, String?, Int, CursorReply, ServerError>.cursor {
-            [requests] cursor, size, query in
+    /// A cursor source whose requests are recorded in `requests`: cursor `cN` is position N.
+    static func cursorSource(recordingIn requests: Locked<[Request]>) -> PageSource<
+        Int, String?, Int, CursorReply, ServerError
+    > {
+        .cursor { cursor, size, query in
             let key = cursor.map { Int($0.dropFirst())! } ?? 0
             return Self.recordedRequest(in: requests, key: key, query: query, size: size) {
                 items, _, next, previous in
@@ -34,28 +36,43 @@ extension PagingSession {
                     items: items, nextCursor: next.map { "c\($0)" }, previousCursor: previous.map { "c\($0)" })
             }
         }
+    }
+
+    func makeOffsetSubject(deliveringOn scheduler: TestScheduler?, clock: TestScheduler?) -> Subject {
+        let source = Self.offsetSource(recordingIn: requests)
+        let paginator = makePaginator(
+            source, initialKey: configuration.opensMidway ? 10 : nil, deliveringOn: scheduler, clock: clock)
+        return subject(for: paginator, key: { $0 })
+    }
+
+    func makeCursorSubject(deliveringOn scheduler: TestScheduler?, clock: TestScheduler?) -> Subject {
+        let source = Self.cursorSource(recordingIn: requests)
         let paginator = makePaginator(
             source, initialKey: configuration.opensMidway ? "c10" : nil, deliveringOn: scheduler, clock: clock)
         return subject(for: paginator, key: { $0 == 0 ? nil : "c\($0)" })
     }
 
     /// A paginator over `source` as the configuration sets it up: with a clock, the policy and the query
-    /// cache the reference models.
+    /// cache the reference models, and the memory bound, placeholders and jump threshold.
     private func makePaginator<Key, Metadata>(
         _ source: PageSource<Int, Key, Int, Metadata, ServerError>, initialKey: Key?,
         deliveringOn scheduler: TestScheduler?, clock: TestScheduler?
     ) -> Paginator<Int, Key, Int, Metadata, ServerError> {
         let deduplication: Deduplication<Int>? = configuration.deduplicates ? .by(\.self) : nil
+        let maxPages = configuration.bounded ? PagingReference.maxPages : nil
+        let jumpThreshold = configuration.jumps ? PagingReference.jumpThreshold : nil
         guard let clock else {
             return Paginator(
                 source: source, pageSize: PagingReference.pageSize, query: 0, initialKey: initialKey,
                 prefetchDistance: PagingReference.prefetchDistance, deduplication: deduplication,
-                deliveringOn: scheduler)
+                deliveringOn: scheduler, maxPages: maxPages, placeholders: configuration.placeholders,
+                jumpThreshold: jumpThreshold)
         }
         return Paginator(
             source: source, pageSize: PagingReference.pageSize, query: 0, initialKey: initialKey,
             prefetchDistance: PagingReference.prefetchDistance, deduplication: deduplication, deliveringOn: scheduler,
-            policy: Self.policy(on: clock), queryCache: .last(PagingReference.cacheCapacity))
+            policy: Self.policy(on: clock), maxPages: maxPages, placeholders: configuration.placeholders,
+            jumpThreshold: jumpThreshold, queryCache: .last(PagingReference.cacheCapacity))
     }
 
     /// A load whose every run is recorded in `requests`, for the session to answer; `page` makes the
@@ -75,12 +92,19 @@ extension PagingSession {
         }
     }
 
+    /// The subject of `paginator`; its notifications fire `stateHook` and `itemsHook` (by default the
+    /// session's own hooks). A `restored` paginator that delivers on a scheduler shows its list when the
+    /// scheduler runs: its first state may go from `uninitialized` straight to the list's.
     func subject<Key, Metadata>(
-        for paginator: Paginator<Int, Key, Int, Metadata, ServerError>, key: @escaping @Sendable (Int) -> Key
+        for paginator: Paginator<Int, Key, Int, Metadata, ServerError>, key: @escaping @Sendable (Int) -> Key,
+        stateHook: (@Sendable () -> Void)? = nil, itemsHook: (@Sendable () -> Void)? = nil, restored: Bool = false
     ) -> Subject {
         // The observers capture the hooks and the failure log, never the paginator or the session.
-        let previous = Locked(paginator.state.value.name)
-        paginator.state.signal.observeValues { [observedFailures, stateHook] state in
+        let initial = paginator.state.value.name
+        let previous = Locked(restored && initial == "uninitialized" ? "restoring" : initial)
+        let stateHook = stateHook ?? { [stateHook = self.stateHook] in Self.fire(stateHook) }
+        let itemsHook = itemsHook ?? { [itemsHook = self.itemsHook] in Self.fire(itemsHook) }
+        paginator.state.signal.observeValues { [observedFailures] state in
             let from = previous.withLock { value in
                 defer { value = state.name }
                 return value
@@ -88,11 +112,14 @@ extension PagingSession {
             if !Self.isAllowed(from, state.name) {
                 observedFailures.append("illegal transition \(from) -> \(state.name)")
             }
-            Self.fire(stateHook)
+            stateHook()
         }
-        paginator.updates.observeValues { [itemsHook] _ in Self.fire(itemsHook) }
-        let transformed = TransformCheck(paginator)
-        transformCheck.value = { [weak paginator] in paginator.flatMap { transformed.failure($0) } }
+        paginator.updates.observeValues { _ in itemsHook() }
+        if configuration.placeholders { followSlots(of: paginator) }
+        if !restored {
+            let transformed = TransformCheck(paginator)
+            transformCheck.value = { [weak paginator] in paginator.flatMap { transformed.failure($0) } }
+        }
         return Subject(
             object: paginator,
             refresh: { query in
@@ -128,7 +155,8 @@ extension PagingSession {
                     query: paginator.query.value, pages: paginator.pages.value, total: paginator.total.value,
                     isEndReached: paginator.isEndReached.value,
                     loadStates: Self.describe(paginator.loadStates.value))
-            })
+            },
+            slots: { Slots(paginator.slots.value) })
     }
 
     /// The load states as the reference spells them: `refresh/prepend/append`.

@@ -12,7 +12,7 @@ final class PagingSession: Sendable {
     typealias OffsetPaginator = Paginator<Int, Int, Int, Response, ServerError>
     typealias CursorPaginator = Paginator<Int, String?, Int, CursorReply, ServerError>
 
-    struct CursorReply: CursorPageResponse, Equatable {
+    struct CursorReply: CursorPageResponse, Equatable, Codable {
         let items: [Int]
         let nextCursor: String?
         let previousCursor: String?
@@ -71,13 +71,14 @@ final class PagingSession: Sendable {
         let retry: @Sendable () -> Void
         let cancel: @Sendable () -> Void
         let observed: @Sendable () -> Observed
+        let slots: @Sendable () -> Slots
     }
 
     let configuration: ModelConfiguration
-    private let mutation: PagingReference.Mutation?
-    private let queues: [DispatchQueue]
+    let mutation: PagingReference.Mutation?
+    let queues: [DispatchQueue]
     let requests = Locked<[Request]>([])
-    private let reference: Locked<PagingReference>
+    let reference: Locked<PagingReference>
     let subject = Locked<Subject?>(nil)
     let scheduler = Locked<TestScheduler?>(nil)
     /// The clock of the policy's timeouts and retries, when the configuration uses policies.
@@ -89,6 +90,8 @@ final class PagingSession: Sendable {
     let observedFailures = Locked<[String]>([])
     /// Checks the transformed list of the current paginator (see `TransformCheck`).
     let transformCheck = Locked<(@Sendable () -> String?)?>(nil)
+    /// A paginator restored from this one's saved list, driven alongside it (``PagingOperation/saveAndRestore``).
+    let restored = Locked<RestoredMirror?>(nil)
 
     init(_ configuration: ModelConfiguration, queues: [DispatchQueue], mutation: PagingReference.Mutation? = nil) {
         self.configuration = configuration
@@ -115,9 +118,11 @@ final class PagingSession: Sendable {
 
     /// Applies `operation` to the paginator and the reference; returns a failure description, if any.
     func apply(_ operation: PagingOperation) -> String? {
+        if let failure = prepareMirror(operation) { return failure }
+        var result: CallResult = (nil, nil)
         switch operation {
         case .call(let call, let queue):
-            perform(call, on: queue)
+            result = perform(call, on: queue)
         case .respond(let age, let answer, let queue, let delay):
             guard let request = request(age: age) else { break }
             if delay > 0, let scheduler = scheduler.value {
@@ -133,7 +138,10 @@ final class PagingSession: Sendable {
                 self.answer(request, with: answer, on: 0)
             }
         case .whenItemsChange(let call):
-            itemsHook.value = { [weak self] in self?.perform(call, on: 0) }
+            itemsHook.value = { [weak self] in
+                guard let self, let result = self.perform(call, on: 0) as CallResult? else { return }
+                self.restored.value?.edits.append(result)
+            }
         case .advance(let ticks):
             scheduler.value?.advance(by: .seconds(ticks))
         case .runScheduler:
@@ -143,7 +151,10 @@ final class PagingSession: Sendable {
             policyClock.value?.advance(by: .seconds(seconds))
         case .release:
             if let failure = release() { return failure }
+        case .saveAndRestore:
+            break
         }
+        if let failure = mirror(operation, result) { return failure }
         return check()
     }
 
@@ -154,8 +165,11 @@ final class PagingSession: Sendable {
     }
 
     /// Applies `call` to the reference, then makes it on the paginator (on `queue`). The reference goes
-    /// first, because an observer may act on the paginator from inside the call.
-    private func perform(_ call: PagingOperation.Call, on queue: Int) {
+    /// first, because an observer may act on the paginator from inside the call. Returns the value an
+    /// edit put in and its outcome.
+    @discardableResult
+    private func perform(_ call: PagingOperation.Call, on queue: Int) -> CallResult {
+        let result = Locked<CallResult>((nil, nil))
         let body: @Sendable () -> Void = { [self] in
             guard let subject = subject.value else { return }
             let seen = subject.seen()
@@ -184,6 +198,7 @@ final class PagingSession: Sendable {
             case .cancel: subject.cancel()
             case .edit(let kind, let row):
                 let outcome = subject.edit(kind, row, edit.value ?? -1)
+                result.value = (edit.value, outcome)
                 if (outcome == .applied) != edit.applies {
                     observedFailures.append(
                         "\(call) was \(outcome), the reference \(edit.applies ? "applies it" : "does not")")
@@ -191,6 +206,7 @@ final class PagingSession: Sendable {
             }
         }
         if queue == 0 { body() } else { queues[queue - 1].sync(execute: body) }
+        return result.value
     }
 
     /// The request `age` steps back from the latest, or the oldest when there are fewer.
@@ -206,27 +222,32 @@ final class PagingSession: Sendable {
             let reply = Self.reply(to: request, with: answer, model: configuration.model)
 
             reference.withLock { $0.respond(serial: request.serial, key: request.key, with: reply) }
-            switch (answer, reply) {
-            case (.failure, _):
-                request.sendFailure()
-            case (.noPage, _):
-                request.sendCompleted()
-            case (.twoPages, .page(let items, let total, let next, let previous)):
-                request.sendPage(items, total, next, previous)
-                request.sendPage([99_999], total, next, previous)
-            case (.pageThenFailure, .page(let items, let total, let next, let previous)):
-                request.sendPage(items, total, next, previous)
-                request.sendFailure()
-            case (.pageOnly, .page(let items, let total, let next, let previous)):
-                request.sendPage(items, total, next, previous)
-            case (_, .page(let items, let total, let next, let previous)):
-                request.sendPage(items, total, next, previous)
-                request.sendCompleted()
-            case (_, .failure):
-                request.sendFailure()
-            }
+            Self.send(answer, reply, to: request)
         }
         if queue == 0 { body() } else { queues[queue - 1].sync(execute: body) }
+    }
+
+    /// Sends `reply` to `request` in the shape `answer` gives it.
+    static func send(_ answer: PagingOperation.Answer, _ reply: PagingReference.Reply, to request: Request) {
+        switch (answer, reply) {
+        case (.failure, _):
+            request.sendFailure()
+        case (.noPage, _):
+            request.sendCompleted()
+        case (.twoPages, .page(let items, let total, let next, let previous)):
+            request.sendPage(items, total, next, previous)
+            request.sendPage([99_999], total, next, previous)
+        case (.pageThenFailure, .page(let items, let total, let next, let previous)):
+            request.sendPage(items, total, next, previous)
+            request.sendFailure()
+        case (.pageOnly, .page(let items, let total, let next, let previous)):
+            request.sendPage(items, total, next, previous)
+        case (_, .page(let items, let total, let next, let previous)):
+            request.sendPage(items, total, next, previous)
+            request.sendCompleted()
+        case (_, .failure):
+            request.sendFailure()
+        }
     }
 
     /// What the server sends for `request`: plain test data, the same for both the paginator and the
@@ -275,6 +296,7 @@ final class PagingSession: Sendable {
             return "a load of the released paginator was not disposed"
         }
         // Deliveries (and delayed answers) still scheduled run now, as a main queue would run them.
+        if let failure = releaseRestored() { return failure }
         oldScheduler?.run()
         start()
         return nil
@@ -321,7 +343,10 @@ final class PagingSession: Sendable {
             return "stale item \(stale) of another query"
         }
         if observed != expected { return "observed \(observed), expected \(expected)" }
-        return nil
+        // Without placeholders the slots are the items: read only when they can differ.
+        let slots = configuration.placeholders ? subject.value?.slots() ?? Slots() : Slots()
+        if let failure = checkSlots(slots, reference) { return failure }
+        return checkRestored(against: observed, slots: slots)
     }
 
     private static let allowed: Set<String> = [
@@ -329,6 +354,7 @@ final class PagingSession: Sendable {
         "refreshing->data", "refreshing->uninitialized", "errorRefreshing->refreshing", "noData->refreshing",
         "data->refreshing", "data->loadingMore", "loadingMore->errorLoadingMore", "loadingMore->data",
         "loadingMore->refreshing", "errorLoadingMore->loadingMore", "errorLoadingMore->refreshing",
+        "restoring->data", "restoring->noData",
     ]
 
     static func isAllowed(_ from: String, _ to: String) -> Bool {

@@ -67,6 +67,40 @@ struct SavedStateTests {
         #expect(Array(restored.items.value.suffix(2)) == [30, 31], "3 was seen (removed by hand): deduplicated")
     }
 
+    @Test("P33: a dropped page that reloads with other keys than it first had saves and restores")
+    func P33_reloadedPageWithOtherKeys() throws {
+        // Found by the model-based test (seeds 23779 and 32683): the reloaded page kept the keys the server
+        // sent now, which lead neither to the page below it nor back from it, and the saved list was
+        // refused as pages out of order.
+        let server = TwoEndedServer()
+        let paginator = offsetPaginator(server, pageSize: 5, initialKey: 5, prefetchDistance: 2, maxPages: 2)
+        paginator.refresh()
+        server.last?.succeed(page(5, 3, total: 30))
+        paginator.loadNextPage()
+        answer(server.last, total: 30)
+        paginator.loadNextPage()
+        answer(server.last, total: 30)
+        #expect(server.keys == [5, 8, 13])
+        #expect(Array(paginator.items.value) == Array(8..<18), "the short top page was dropped")
+        paginator.preload(index: 0)
+        #expect(server.keys.last == 5, "it reloads with its key")
+        // The server sends a full page now, which leads on to 10: the page below stays at 8.
+        server.last?.succeed(page(5, 5, total: 30))
+        #expect(Array(paginator.items.value.prefix(5)) == Array(5..<10), "now a full page")
+        let saved = try #require(paginator.savedState)
+        let decoded = try JSONDecoder().decode(SavedList.self, from: JSONEncoder().encode(saved))
+        let restoredServer = TwoEndedServer()
+        let restored = try Paginator(
+            restoring: decoded, source: .offset { offset, size, _ in restoredServer.producer(offset, size: size) },
+            pageSize: 5, prefetchDistance: 2, maxPages: 2)
+        #expect(Array(restored.items.value) == Array(paginator.items.value))
+        restored.loadPreviousPage()
+        restored.loadNextPage()
+        paginator.loadPreviousPage()
+        paginator.loadNextPage()
+        #expect(restoredServer.keys == Array(server.keys.suffix(2)), "both edges ask for the same keys")
+    }
+
     @Test("P33: a list saved while its bottom loads is saved idle, asking for the same key")
     func P33_savedWhileLoading() throws {
         let server = TwoEndedServer()
@@ -104,7 +138,9 @@ struct SavedStateTests {
         #expect(requests.value == ["first", nil])
     }
 
-    @Test("P33: an unknown version, bad pages, a negative total and another model are typed errors")
+    @Test(
+        "P33: an unknown version, bad pages, an edge past its page, a negative total and another model are typed errors"
+    )
     func P33_badSavedStates() throws {
         let (_, paginator) = Self.scriptedList()
         let object = try jsonObject(try #require(paginator.savedState))
@@ -117,6 +153,12 @@ struct SavedStateTests {
         var shuffled = object
         shuffled["pages"] = (object["pages"] as? [Any]).map { Array($0.reversed()) }
         #expect(throws: RestoreError.pagesOutOfOrder(index: 1)) { try decodeSaved(shuffled) }
+        var skipping = object
+        skipping["droppedBelow"] = [Any]()
+        skipping["bottom"] = ["key": 40]
+        #expect(throws: RestoreError.edgeDetached, "a bottom that skips the page its last page leads to") {
+            try decodeSaved(skipping)
+        }
         var farAway = object
         farAway["firstPageIndex"] = Int.min
         #expect(throws: RestoreError.self) { try decodeSaved(farAway) }

@@ -89,7 +89,7 @@ extension PagingMachine {
         if reloadsDropped {
             onward = edge == .append ? droppedBelow.pop() : droppedAbove.pop()
             ends = onward == nil
-        } else if !ends, let onward, onward == load.request.key || usedKeys.contains(onward) {
+        } else if !ends, let onward, onward == load.request.key || isUsed(onward) {
             return fail(edge, with: .repeatedKey, request: load.request, &effects)
         }
         let (kept, keptIdentities) = keep(page.items, identities: identities)
@@ -106,8 +106,13 @@ extension PagingMachine {
             }
         }
         let previous = snapshot.items
+        // A reloaded page keeps its link to the page it was dropped beside, whatever the server says now,
+        // so that a saved list still holds its pages in order.
+        var (previousKey, nextKey) = (page.previousKey, page.nextKey)
+        if reloadsDropped, edge == .prepend, let below = pageKeys.first { nextKey = below.key }
+        if reloadsDropped, edge == .append, let above = pageKeys.last { previousKey = above.key }
         let keys = PageKeys(
-            key: load.request.key, previousKey: page.previousKey, nextKey: page.nextKey, identities: keptIdentities,
+            key: load.request.key, previousKey: previousKey, nextKey: nextKey, identities: keptIdentities,
             itemsBefore: page.itemsBefore)
         let old: Range<Int>
         if edge == .append {
@@ -123,7 +128,12 @@ extension PagingMachine {
             firstPageIndex -= 1
             old = kept.count..<kept.count + previous.count
         }
-        if let onward, !ends { usedKeys.insert(onward) }
+        if reloadsDropped {
+            // The key beyond a reloaded page is a dropped page's, or the edge's before the drops: both used.
+            usedKeys.insert(load.request.key)
+        } else if let onward, !ends {
+            usedKeys.insert(onward)
+        }
         snapshot.total = page.total
         snapshot.metadata = page.metadata
         effects.appliesPage = true

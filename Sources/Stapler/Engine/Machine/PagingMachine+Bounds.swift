@@ -24,6 +24,13 @@ extension PagingMachine {
         lastAccessedRow = index - snapshot.leadingCount
     }
 
+    /// Whether the list used `key`: a shown page's, an edge's, or a dropped page's (the guard against keys
+    /// that loop, in both directions).
+    @inlinable
+    func isUsed(_ key: Key) -> Bool {
+        usedKeys.contains(key) || droppedAbove.contains(key) || droppedBelow.contains(key)
+    }
+
     /// Forgets the dropped pages and the row last shown: a new list replaces the one they belonged to.
     @inlinable
     mutating func forgetDroppedPages() {
@@ -50,10 +57,15 @@ extension PagingMachine {
     /// - Parameters:
     ///   - edge: Where the page that went over the bound was added; without a row shown, the other end
     ///     is dropped.
+    ///   - keepingFailedEnds: Whether an end whose load failed keeps its page: with no page landing, a
+    ///     drop there would clear the failure and leave `errorLoadingMore` for `data`, a move the state
+    ///     machine does not have.
     ///   - effects: The effects of the transition, which gain the disposal of a load at a dropped end.
     /// - Returns: How many rows went at the top and at the bottom.
     @inlinable
-    mutating func enforceBound(after edge: PageDirection, _ effects: inout Effects) -> (top: Int, bottom: Int) {
+    mutating func enforceBound(
+        after edge: PageDirection, keepingFailedEnds: Bool = false, _ effects: inout Effects
+    ) -> (top: Int, bottom: Int) {
         guard let bound else { return (0, 0) }
         var dropped = (top: 0, bottom: 0)
         while pageKeys.count > max(bound.maxPages, 2) {
@@ -70,6 +82,7 @@ extension PagingMachine {
             }
             // A drop must leave the row shown farther than the kept distance from the new edge: within it,
             // the next preload of that row would load the dropped page again at once.
+            if keepingFailedEnds, self[slot: dropsTop ? .prepend : .append].error != nil { break }
             if dropsTop {
                 let rows = items.items(ofPage: 0).count
                 if let row, row - bound.keptDistance <= rows { break }
@@ -85,14 +98,15 @@ extension PagingMachine {
         return dropped
     }
 
-    /// Drops the pages over the bound that the row last shown allows to go now, as one items change.
+    /// Drops the pages over the bound that the row last shown allows to go now, as one items change; an
+    /// end whose load failed keeps its page until the failure is retried.
     ///
     /// - Returns: How many rows went at the top and at the bottom.
     @inlinable
     mutating func dropOverBound(_ effects: inout Effects) -> (top: Int, bottom: Int) {
         guard let bound, pageKeys.count > max(bound.maxPages, 2) else { return (0, 0) }
         let previous = snapshot.items
-        let dropped = enforceBound(after: .append, &effects)
+        let dropped = enforceBound(after: .append, keepingFailedEnds: true, &effects)
         if let change = Self.change(from: 0..<previous.count, to: dropped.top..<previous.count - dropped.bottom) {
             effects.itemsChange = change
             effects.previousItems = previous
@@ -106,6 +120,7 @@ extension PagingMachine {
         var keys = pageKeys.removeFirst()
         forgetIdentities(of: &keys)
         snapshot.items = snapshot.items.droppingFirstPage()
+        usedKeys.remove(keys.key)
         droppedAbove.push(keys, edgeKey: topKey)
         effects.dropsPages = true
         topKey = keys.key
@@ -121,6 +136,7 @@ extension PagingMachine {
         var keys = pageKeys.removeLast()
         forgetIdentities(of: &keys)
         snapshot.items = snapshot.items.droppingLastPage()
+        usedKeys.remove(keys.key)
         droppedBelow.push(keys, edgeKey: bottomKey)
         effects.dropsPages = true
         bottomKey = keys.key

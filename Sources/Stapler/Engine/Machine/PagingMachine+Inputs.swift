@@ -140,8 +140,13 @@ extension PagingMachine {
                 return effects
             }
             index = min(max(row, 0), count - 1)
-        } else if let seenLeadingCount, seenListSerial == snapshot.listSerial {
-            index += snapshot.leadingCount - seenLeadingCount
+        } else {
+            // A negative index is never a row shown, whatever was prepended since (the gate that judges
+            // preloads without a bound or placeholders turns it away too).
+            guard index >= 0 else { return Effects() }
+            if let seenLeadingCount, seenListSerial == snapshot.listSerial {
+                index += snapshot.leadingCount - seenLeadingCount
+            }
         }
         guard index >= 0, index < count else { return Effects() }
         recordAccess(row: index)

@@ -73,11 +73,44 @@ extension PagingMachine {
         if effects.slotsChange != nil, effects.itemsChange == nil { effects.previousItems = snapshot.items }
     }
 
+    /// Whether rows kept through a change of the loaded rows sit in other slots after it.
+    ///
+    /// They do when the placeholders before them changed by other than the rows added or removed at the
+    /// top (a page above them with fewer rows than its position leaves room for). Local edits never count.
+    @inlinable
+    static func movesLoadedRows(
+        _ itemsChange: ItemsChange?, appliesPage: Bool, from old: SlotShape, to new: SlotShape
+    ) -> Bool {
+        func leadingRun(_ indices: [Int]) -> Int {
+            var run = 0
+            for index in indices.sorted() where index == run { run += 1 }
+            return run
+        }
+        // The rows added at the top, less the rows removed there: the first row kept moves by as many.
+        var top = 0
+        switch itemsChange {
+        case .reloaded?, .cleared?:
+            return false
+        case .inserted(let rows)?:
+            guard appliesPage else { return false }
+            if rows.lowerBound == 0 { top = rows.count }
+        case .removed(let rows)?:
+            guard appliesPage else { return false }
+            if rows.lowerBound == 0 { top = -rows.count }
+        case .difference(let difference)?:
+            if !difference.moves.isEmpty { return true }
+            top = leadingRun(difference.insertions) - leadingRun(difference.removals)
+        case .appended?, .updated?, nil:
+            break
+        }
+        return new.before + top != old.before
+    }
+
     /// The change of the slots, given the change of the items between two shapes.
     ///
     /// Slots keep their positions, so a page that fills placeholders (or a drop that leaves them)
     /// updates those slots, and a total that moves inserts or removes slots at the end. A local edit
-    /// shifts the rows after it.
+    /// shifts the rows after it. A change that moves loaded rows to other slots is a reload.
     @inlinable
     static func slotsChange(
         _ itemsChange: ItemsChange?, appliesPage: Bool, from old: SlotShape, to new: SlotShape
@@ -85,6 +118,9 @@ extension PagingMachine {
         if old.before == 0, old.after == 0, new.before == 0, new.after == 0 { return itemsChange }
         if old.slots == 0 { return new.slots == 0 ? nil : .reloaded }
         if new.slots == 0 { return .cleared }
+        // Loaded rows that move to other slots (below a page with fewer rows than its gap: short, empty
+        // or deduplicated) cannot be listed as updates of the slots the page fills: a reload says it.
+        if movesLoadedRows(itemsChange, appliesPage: appliesPage, from: old, to: new) { return .reloaded }
         var changed: [Range<Int>] = []
         switch itemsChange {
         case nil: break
