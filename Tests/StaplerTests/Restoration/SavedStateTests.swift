@@ -101,6 +101,35 @@ struct SavedStateTests {
         #expect(restoredServer.keys == Array(server.keys.suffix(2)), "both edges ask for the same keys")
     }
 
+    @Test("P33: a dropped bottom page that reloads short leads on to the key remembered beyond it, saved and restored")
+    func P33_reloadedPageLeadsToTheRememberedKey() throws {
+        // Found with the model-based test: the reloaded page kept the next key of its short answer (23)
+        // while its edge asked for the remembered 25, and the saved list was refused as an edge detached
+        // from its end page.
+        let server = TwoEndedServer()
+        let paginator = offsetPaginator(server, pageSize: 5, initialKey: 20, prefetchDistance: 2, maxPages: 2)
+        paginator.refresh()
+        answer(server.last, total: 100)
+        for _ in 0..<2 {
+            paginator.loadPreviousPage()
+            answer(server.last, total: 100)
+        }
+        #expect(Array(paginator.items.value) == Array(10..<20), "the bottom page was dropped")
+        paginator.preload(index: 9)
+        #expect(server.keys.last == 20, "it reloads with its key")
+        server.last?.succeed(page(20, 3, total: 100))
+        let saved = try #require(paginator.savedState)
+        let decoded = try JSONDecoder().decode(SavedList.self, from: JSONEncoder().encode(saved))
+        let restoredServer = TwoEndedServer()
+        let restored = try Paginator(
+            restoring: decoded, source: .offset { offset, size, _ in restoredServer.producer(offset, size: size) },
+            pageSize: 5, prefetchDistance: 2, maxPages: 2)
+        #expect(Array(restored.items.value) == Array(paginator.items.value))
+        restored.loadNextPage()
+        paginator.loadNextPage()
+        #expect(restoredServer.keys == [25] && server.keys.last == 25, "both ask for the remembered key")
+    }
+
     @Test("P33: a list saved while its bottom loads is saved idle, asking for the same key")
     func P33_savedWhileLoading() throws {
         let server = TwoEndedServer()

@@ -106,11 +106,18 @@ extension PagingMachine {
             }
         }
         let previous = snapshot.items
-        // A reloaded page keeps its link to the page it was dropped beside, whatever the server says now,
-        // so that a saved list still holds its pages in order.
+        // A reloaded page keeps its links to the pages it was dropped beside, whatever the server says now:
+        // to the loaded page, and outward to the key the edge asks for next, so that a saved list still
+        // holds its pages in order and its edge still follows its end page.
         var (previousKey, nextKey) = (page.previousKey, page.nextKey)
-        if reloadsDropped, edge == .prepend, let below = pageKeys.first { nextKey = below.key }
-        if reloadsDropped, edge == .append, let above = pageKeys.last { previousKey = above.key }
+        if reloadsDropped, edge == .prepend {
+            if let below = pageKeys.first { nextKey = below.key }
+            if !ends, let onward { previousKey = onward }
+        }
+        if reloadsDropped, edge == .append {
+            if let above = pageKeys.last { previousKey = above.key }
+            if !ends, let onward { nextKey = onward }
+        }
         let keys = PageKeys(
             key: load.request.key, previousKey: previousKey, nextKey: nextKey, identities: keptIdentities,
             itemsBefore: page.itemsBefore)
