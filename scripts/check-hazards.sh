@@ -86,8 +86,8 @@ P41|yes|opt-in automatic retry with backoff and jitter
 P42|no|clearing at once on a query change
 P43|yes|a per-query cache of the last N page lists'
 
-# Hazards whose feature has not landed: transforms (P35, P36).
-pending="P35 P36"
+# Hazards whose feature has not landed (none: transforms, P35 and P36, have landed).
+pending=""
 
 # The display names that start with hazard IDs: `@Test("R1: ...")`, or a name on the line after `@Test(`.
 # A name may start with several IDs ("P2, P3: ..."); each counts.

@@ -88,6 +88,7 @@ engine)
         "$model/PagingReference.swift" "$model/PagingReference+Answers.swift" "$model/PagingReference+Policies.swift" \
         "$model/PagingReference+Bounds.swift" "$model/PagingOperation.swift" "$model/PagingSession.swift" \
         "$model/PagingSession+Subject.swift" "$model/PagingSession+Restore.swift" "$model/PagingSession+Slots.swift" \
+        "$model/PagingSession+Transform.swift" \
         Tests/StaplerTests/Fixtures.swift Fuzz/Engine/FuzzEngine.swift -o "$binary"
     ;;
 wire-formats)

@@ -33,6 +33,9 @@ struct ChatRun {
             query: (), log: log, expectedIDs: { _ in chat.ids }, describeQuery: { _ in "the chat" })
         let logging = PaginatorLogger.attach(to: paginator, log: log)
         let checking = checker.watch(paginator)
+        // The screen's rows: the messages under a header per day, changing incrementally with the chat.
+        let timeline = paginator.transformed(by: ChatTimeline.transform)
+        let timelineLogger = TimelineLogger(timeline, of: paginator, log: log)
         let session = ChatSession(
             paginator: paginator, chat: chat, simulation: simulation, log: log, checker: checker,
             maximumRetries: options.retries, initialKey: newestPage)
@@ -40,6 +43,8 @@ struct ChatRun {
         simulation.run()
         logging.dispose()
         checking.dispose()
+        timelineLogger.dispose()
+        let days = timeline.items.value.filter { if case .day = $0 { true } else { false } }.count
 
         let snapshot = paginator.snapshot.value
         let outcome = session.outcome
@@ -52,12 +57,16 @@ struct ChatRun {
             \(complete ? ", every one, the top and the end reached" : ", incomplete"), state \(snapshot.state.name)
               chat user    \(plural(outcome.reloads, "reload of every page", "reloads of every page")), \
             \(plural(outcome.retries, "retry", "retries"))\(outcome.gaveUp ? ", then gave up" : "")
+              chat rows    \(timeline.items.value.count) rows: the messages under \(plural(days, "day header", "day headers")), \
+            \(plural(timelineLogger.changes, "timeline change", "timeline changes"))\
+            \(timelineLogger.violations.isEmpty ? ", each one applied" : ", \(timelineLogger.violations.count) broken")
               chat edits   \(edits)\(outcome.editedWhileLoading ? ", while a page loaded" : "")
               chat server  \(plural(statistics.requests, "request", "requests")): \(statistics.answered) answered, \(statistics.failed) failed, \
             \(statistics.cancelled) cancelled
             """
         return Result(
-            summary: summary, violations: checker.violations, checks: checker.checkCount, complete: complete,
+            summary: summary, violations: checker.violations + timelineLogger.violations, checks: checker.checkCount,
+            complete: complete,
             gaveUp: outcome.gaveUp)
     }
 }

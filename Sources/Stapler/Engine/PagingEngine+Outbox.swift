@@ -16,6 +16,12 @@ extension PagingEngine {
         @usableFromInline var completions: [@Sendable () -> Void] = []
         /// The flusher's notification buffer, kept between flushes so staging does not allocate.
         @usableFromInline var spareNotifications: [StagedNotification] = []
+        /// The lists derived from this paginator (transformed lists), by registration id; see
+        /// ``PagingEngine/DerivedList``.
+        @usableFromInline var derived: [(id: Int, list: DerivedList)] = []
+        @usableFromInline var nextDerivedID = 0
+        /// Increases with every staged publication.
+        @usableFromInline var publishedSerial: UInt64 = 0
 
         @inlinable
         init(query: Query) {
@@ -55,6 +61,9 @@ extension PagingEngine {
         }
         guard claimed else { return }
         var retired: Publication?
+        // The lists derived from the publication just staged, and that publication, when there are any.
+        var derived: [(id: Int, list: DerivedList)] = []
+        var current: Publication?
         // The publication to compare before staging; kept out of `FlushStep` so that the common steps
         // move no publication around.
         var comparing: Publication?
@@ -75,6 +84,7 @@ extension PagingEngine {
                         return .compare
                     }
                     retired = stage(consume publication, into: &box, &notifications)
+                    if !box.derived.isEmpty { (derived, current) = (box.derived, box.published) }
                     return .notify
                 case .outcome(let report)?:
                     return .report(report)
@@ -88,13 +98,20 @@ extension PagingEngine {
                 if let row = publication.anchorRow {
                     publication.anchor = ItemsAnchor(from: row, in: old, to: new, by: identity)
                 }
-                retired = outbox.withLock { box in stage(publication, into: &box, &notifications) }
+                retired = outbox.withLock { box in
+                    defer { if !box.derived.isEmpty { (derived, current) = (box.derived, box.published) } }
+                    return stage(publication, into: &box, &notifications)
+                }
                 step = .notify
             }
             switch step {
             case .notify, .compare:
                 withExtendedLifetime(retired) {}
                 retired = nil
+                if let published = current.take() {
+                    deliverDerived(published, to: derived)
+                    derived.removeAll()
+                }
                 for notification in notifications { notification() }
                 notifications.removeAll(keepingCapacity: true)
             case .report(let report):
@@ -117,6 +134,7 @@ extension PagingEngine {
             }
         }
         swap(&box.published, &publication)
+        box.publishedSerial &+= 1
         return publication
     }
 

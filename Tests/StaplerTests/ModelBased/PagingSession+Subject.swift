@@ -116,6 +116,10 @@ extension PagingSession {
         }
         paginator.updates.observeValues { _ in itemsHook() }
         if configuration.placeholders { followSlots(of: paginator) }
+        if !restored {
+            let transformed = TransformCheck(paginator)
+            transformCheck.value = { [weak paginator] in paginator.flatMap { transformed.failure($0) } }
+        }
         return Subject(
             object: paginator,
             refresh: { query in

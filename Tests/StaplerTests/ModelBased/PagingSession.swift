@@ -88,6 +88,8 @@ final class PagingSession: Sendable {
     let itemsHook = Locked<(@Sendable () -> Void)?>(nil)
     /// Failures seen by observers (illegal transitions), reported at the next check.
     let observedFailures = Locked<[String]>([])
+    /// Checks the transformed list of the current paginator (see `TransformCheck`).
+    let transformCheck = Locked<(@Sendable () -> String?)?>(nil)
     /// A paginator restored from this one's saved list, driven alongside it (``PagingOperation/saveAndRestore``).
     let restored = Locked<RestoredMirror?>(nil)
 
@@ -286,6 +288,7 @@ final class PagingSession: Sendable {
         }
         stateHook.value = nil
         itemsHook.value = nil
+        transformCheck.value = nil
         reference.value = PagingReference(
             configuration: configuration, firstSerial: requests.value.count, mutation: mutation)
         if released != nil { return "the released paginator is still alive" }
@@ -328,6 +331,7 @@ final class PagingSession: Sendable {
         }
         // With a delivery scheduler, the published values catch up when it runs what is due.
         if let scheduler = scheduler.value, let due = scheduler.nextDue, due <= scheduler.now { return nil }
+        if let failure = transformCheck.value?() { return failure }
         guard let observed = subject.value?.observed() else { return "no paginator" }
         let expected = Observed(
             items: reference.items, state: reference.state, query: reference.query, pages: reference.pageKeys.count,

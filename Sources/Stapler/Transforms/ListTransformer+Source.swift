@@ -1,0 +1,187 @@
+extension ListTransformer {
+    /// How the chunks changed shape: source pages added at the bottom (at `position`, `count` of them),
+    /// at the top, or none.
+    enum Structure {
+        case same
+        case appended(position: Int, count: Int)
+        case prepended(count: Int)
+
+        /// The index before the change of the chunk at `index` after it, or `nil` for an added chunk.
+        func oldIndex(of index: Int) -> Int? {
+            switch self {
+            case .same: index
+            case .appended(let position, let count):
+                index < position ? index : index >= position + count ? index - count : nil
+            case .prepended(let count): index < 1 ? index : index > count ? index - count : nil
+            }
+        }
+    }
+
+    /// What the source layer's update leaves to do.
+    enum SourcePlan {
+        /// Run the steps on these chunks (ascending) of the new shape.
+        case chunks(Structure, changed: [Int])
+        /// Run the steps on every chunk; `reload` when no row kept its identity.
+        case rebuild(reload: Bool)
+    }
+
+    /// Updates layer 0 to the publication's items and says what the steps must recompute.
+    ///
+    /// Pages added at either end, and an insertion, a removal or an update within pages that stay, are
+    /// applied to their chunks only. Anything else maps the identities of the whole list through the
+    /// change and rebuilds the chunks.
+    func updateSource<Item: Sendable>(_ input: TransformInput<Item>) -> SourcePlan {
+        let (previous, items) = (input.previous, input.items)
+        let (old, new) = (previous.pageCount, items.pageCount)
+        let tracked = (source as? PagedItems<Item>) ?? PagedItems()
+        if input.change == nil && items.isIdentical(to: tracked) { return .chunks(.same, changed: []) }
+        guard layers[0].count == old + 2, tracked.isIdentical(to: previous) else {
+            return rebuildSource(items, mapping: nil)
+        }
+        guard let change = input.change else {
+            return items.isIdentical(to: previous) ? .chunks(.same, changed: []) : rebuildSource(items, mapping: nil)
+        }
+        switch change {
+        case .appended(let rows) where new > old && rows.lowerBound == previous.count:
+            guard (old..<new).reduce(0, { $0 + items.page(at: $1).items.count }) == rows.count else { break }
+            let chunks = (old..<new).map { freshChunk(items.page(at: $0).items) }
+            insertChunks(chunks, at: old + 1)
+            return .chunks(.appended(position: old + 1, count: new - old), changed: Array(old + 1...new))
+        case .inserted(let rows) where new > old && rows.lowerBound == 0:
+            let added = new - old
+            guard (0..<added).reduce(0, { $0 + items.page(at: $1).items.count }) == rows.count else { break }
+            insertChunks((0..<added).map { freshChunk(items.page(at: $0).items) }, at: 1)
+            return .chunks(.prepended(count: added), changed: Array(1...added))
+        case .inserted(let rows) where new == old && !rows.isEmpty:
+            let (page, pageItems, start) = items.locate(item: rows.lowerBound)
+            var chunk = layers[0][page + 1]
+            guard rows.upperBound <= start + pageItems.count, chunk.count + rows.count == pageItems.count else { break }
+            let fresh = rows.map { TransformRow(fresh: pageItems[$0 - start], id: makeID(), offset: 0, round: round) }
+            chunk.insert(contentsOf: fresh, at: rows.lowerBound - start)
+            layers[0][page + 1] = renumbered(chunk)
+            return .chunks(.same, changed: [page + 1])
+        case .removed(let rows) where new == old && !rows.isEmpty:
+            let (page, pageItems, start) = previous.locate(item: rows.lowerBound)
+            guard rows.upperBound <= start + pageItems.count else { break }
+            var chunk = layers[0][page + 1]
+            chunk.removeSubrange(rows.lowerBound - start..<rows.upperBound - start)
+            layers[0][page + 1] = renumbered(chunk)
+            return .chunks(.same, changed: [page + 1])
+        case .updated(let rows) where new == old && !rows.isEmpty:
+            var changed: [Int] = []
+            var index = rows.lowerBound
+            while index < rows.upperBound {
+                let (page, pageItems, start) = items.locate(item: index)
+                let end = min(rows.upperBound, start + pageItems.count)
+                for row in index..<end {
+                    layers[0][page + 1][row - start].value = pageItems[row - start]
+                    layers[0][page + 1][row - start].round = round
+                }
+                changed.append(page + 1)
+                index = end
+            }
+            return .chunks(.same, changed: changed)
+        default:
+            break
+        }
+        return rebuildSource(items, mapping: change)
+    }
+
+    /// Rebuilds layer 0 for `items`, keeping the identity of each row `change` says was kept.
+    private func rebuildSource<Item: Sendable>(_ items: PagedItems<Item>, mapping change: ItemsChange?) -> SourcePlan {
+        var oldIDs: [Int] = []
+        for chunk in layers[0] { oldIDs.append(contentsOf: chunk.lazy.map(\.id)) }
+        var ids: [Int?]? = nil
+        var changed = Set<Int>()
+        switch change {
+        case .appended(let rows)?:
+            ids = oldIDs + Array(repeating: nil, count: rows.count)
+        case .inserted(let rows)?:
+            var mapped: [Int?] = oldIDs
+            mapped.insert(contentsOf: repeatElement(nil, count: rows.count), at: min(rows.lowerBound, mapped.count))
+            ids = mapped
+        case .removed(let rows)? where rows.upperBound <= oldIDs.count:
+            var mapped: [Int?] = oldIDs
+            mapped.removeSubrange(rows)
+            ids = mapped
+        case .updated(let rows)?:
+            ids = oldIDs
+            changed = Set(rows)
+        case .difference(let difference)?:
+            ids = mapping(oldIDs, through: difference, newCount: items.count)
+            changed = Set(difference.updates)
+        default:
+            ids = nil
+        }
+        if let mapped = ids, mapped.count != items.count { ids = nil }
+        var layer = ContiguousArray<TransformChunk>([[]])
+        var index = 0
+        for page in 0..<items.pageCount {
+            var chunk = TransformChunk()
+            for (offset, item) in items.page(at: page).items.enumerated() {
+                if let id = ids?[index] ?? nil {
+                    let round = changed.contains(index) ? round : 0
+                    chunk.append(TransformRow(fresh: item, id: id, offset: offset, round: round))
+                } else {
+                    chunk.append(TransformRow(fresh: item, id: makeID(), offset: offset, round: round))
+                }
+                index += 1
+            }
+            layer.append(chunk)
+        }
+        layer.append([])
+        layers[0] = layer
+        return .rebuild(reload: ids == nil)
+    }
+
+    /// The identities of a keyed difference's new rows: kept and moved rows keep theirs, inserted rows get
+    /// none; `nil` if the difference does not fit the counts.
+    private func mapping(_ oldIDs: [Int], through difference: ItemsDifference, newCount: Int) -> [Int?]? {
+        var ids = [Int?](repeating: nil, count: newCount)
+        let removed = Set(difference.removals).union(difference.moves.map(\.from))
+        let inserted = Set(difference.insertions).union(difference.moves.map(\.to))
+        let keptOld = oldIDs.indices.filter { !removed.contains($0) }
+        let keptNew = (0..<newCount).filter { !inserted.contains($0) }
+        guard keptOld.count == keptNew.count else { return nil }
+        for (from, to) in zip(keptOld, keptNew) { ids[to] = oldIDs[from] }
+        for move in difference.moves {
+            guard move.from < oldIDs.count, move.to < newCount else { return nil }
+            ids[move.to] = oldIDs[move.from]
+        }
+        return ids
+    }
+
+    /// A chunk of new source rows.
+    private func freshChunk<Item: Sendable>(_ items: ContiguousArray<Item>) -> TransformChunk {
+        var chunk = TransformChunk()
+        chunk.reserveCapacity(items.count)
+        for (offset, item) in items.enumerated() {
+            chunk.append(TransformRow(fresh: item, id: makeID(), offset: offset, round: round))
+        }
+        return chunk
+    }
+
+    /// `chunk` with each row's offset set to its position.
+    private func renumbered(_ chunk: TransformChunk) -> TransformChunk {
+        var chunk = chunk
+        for index in chunk.indices { chunk[index].offset = index }
+        return chunk
+    }
+
+    /// Inserts `chunks` into layer 0 at `position`, and as many empty chunks into every other layer.
+    private func insertChunks(_ chunks: [TransformChunk], at position: Int) {
+        layers[0].insert(contentsOf: chunks, at: position)
+        for layer in layers.indices.dropFirst() {
+            layers[layer].insert(contentsOf: repeatElement([], count: chunks.count), at: position)
+        }
+    }
+}
+
+extension TransformRow {
+    /// A source row.
+    init(fresh value: any Sendable, id: Int, offset: Int, round: Int) {
+        self.init(
+            id: id, left: TransformRow.notSeparator, right: TransformRow.notSeparator, round: round,
+            offset: offset, value: value)
+    }
+}

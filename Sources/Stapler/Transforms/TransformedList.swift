@@ -1,0 +1,76 @@
+import Reactive
+
+/// A read-only, transformed view of a paginator, with its own snapshots and its own incremental
+/// changes, in transformed indices.
+///
+/// Made by ``Paginator/transformed(by:)``. It keeps its paginator alive; the paginator does not keep it.
+///
+/// Guarantees (clauses 9.1–9.8 of <doc:StateMachine> name their tests):
+/// - **Incremental.** Every change the paginator publishes (pages appended, prepended or dropped, local
+///   edits, keyed refresh differences, clears) becomes at most one ``TransformedUpdate`` whose change,
+///   applied to the previous snapshot, yields the new one; the new snapshot always equals the transform
+///   applied to the paginator's items from scratch.
+/// - **Each row transformed once.** A page's rows are transformed when it arrives, an edited row when it
+///   changes, a separator when both its neighbours are there; no closure runs under a lock.
+/// - **In step with the paginator.** It delivers on the paginator's delivering thread or scheduler, in
+///   order with it: an observer of the paginator that reads ``items`` reads the snapshot of the
+///   publication it hears, and an observer of the transformed list never hears a snapshot older than
+///   the paginator's latest delivered one. Observers may call back into the paginator.
+public final class TransformedList<Output: Sendable>: Sendable {
+    /// The transformed rows, changing with every publication of the paginator that changes them.
+    public let items: Property<TransformedItems<Output>>
+    /// Each change of ``items`` with the snapshots before and after it, in transformed indices.
+    ///
+    /// It completes when the transformed list is released.
+    public let updates: Signal<TransformedUpdate<Output>, Never>
+    /// The transformer and the writers of ``items`` and ``updates``.
+    let core: TransformedListCore<Output>
+    /// Preloads around a row of the paginator (and keeps the paginator alive).
+    let preloadSource: @Sendable (Int) -> Void
+
+    init(
+        core: TransformedListCore<Output>, items: Property<TransformedItems<Output>>,
+        preload: @escaping @Sendable (Int) -> Void
+    ) {
+        self.core = core
+        self.items = items
+        updates = core.updates
+        preloadSource = preload
+    }
+
+    /// Tells the paginator that transformed row `index` is displayed, so it loads the next or previous
+    /// page when that row is near an edge.
+    ///
+    /// The index is mapped to the paginator's row it comes from (for a separator, the row after it), and
+    /// the edge test is made on the paginator's rows, never on the transformed count (with placeholders, on
+    /// that row's slot).
+    ///
+    /// - Parameter index: A row of the latest transformed snapshot.
+    public func preload(index: Int) {
+        let snapshot = items.value
+        guard index >= 0, index < snapshot.count, let row = snapshot.sourceIndex(of: index) else { return }
+        preloadSource(row)
+    }
+}
+
+/// What a transformed list's engine hook works on: the transformer and the list's published values.
+final class TransformedListCore<Output: Sendable>: @unchecked Sendable {
+    // Guarded by the paginator engine's flusher claim (`Outbox.isFlushing`, under the outbox lock): only
+    // the flushing thread runs `receive`, one publication at a time; `init` runs before registration.
+    let transformer: ListTransformer<Output>
+    let itemsWriter: PropertyWriter<TransformedItems<Output>>
+    let updatesWriter: SignalWriter<TransformedUpdate<Output>>
+    let updates: Signal<TransformedUpdate<Output>, Never>
+    /// How many pages in a row, at the bottom and at the top, added no transformed row.
+    var emptyPages = (append: 0, prepend: 0)
+
+    init(transformer: ListTransformer<Output>, itemsWriter: PropertyWriter<TransformedItems<Output>>) {
+        self.transformer = transformer
+        self.itemsWriter = itemsWriter
+        (updates, updatesWriter) = SignalWriter<TransformedUpdate<Output>>.make()
+    }
+
+    deinit {
+        updatesWriter.complete()
+    }
+}
