@@ -8,7 +8,9 @@ import Reactive
 public struct PagingPolicy: Sendable {
     /// How long a load may go without its page before it fails with ``PagingError/timedOut``.
     ///
-    /// `nil` (the default) waits forever. The request is disposed and a late answer never applied.
+    /// `nil` (the default) waits forever. The request is disposed and a late answer never applied. The
+    /// timer starts just before the request: a timer that fires first (a very short timeout on a busy
+    /// thread) ends the load timed out without starting its request.
     public var loadTimeout: Duration?
     /// How many pages in a row may add no new item before that end of the list stops with
     /// ``StopReason/noProgress(pages:)``.

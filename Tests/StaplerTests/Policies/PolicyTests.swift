@@ -57,7 +57,10 @@ struct PolicyTests {
 
     // The waits yield instead of polling with sleeps: in a full sanitizer run, timed sleeps of the
     // cooperative pool wake late, and 100 rounds of them made this test outlast all the others by minutes.
-    // A load that never ends is caught by the time limit.
+    // Each wait also ends when the test is cancelled, so that the time limit stops a load that never ends.
+    //
+    // The timer starts before the request: on a busy machine it can fire first, and the load then ends
+    // timed out with no request made. So a round waits for its request or its outcome, whichever comes.
     @Test(
         "P39: with a 1 ms timeout on a real queue and answers around 1 ms from other threads, each load ends once",
         .timeLimit(.minutes(2)))
@@ -68,17 +71,47 @@ struct PolicyTests {
             source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: 10, query: "q",
             policy: PagingPolicy(loadTimeout: .milliseconds(1), clock: clock))
         var outcomes: [String: Int] = [:]
-        for iteration in 0..<100 {
-            let task = Task { await paginator.refresh() }
-            while server.requests.count <= iteration { await Task.yield() }
-            let request = server.requests[iteration]
-            DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(Int.random(in: 500...1_500))) {
-                answer(request, total: 100)
+        var unrequested: [String] = []
+        for _ in 0..<100 {
+            let before = server.requests.count
+            let ended = Locked(false)
+            let task = Task {
+                let outcome = await paginator.refresh()
+                ended.value = true
+                return outcome
             }
-            outcomes["\(await task.value)", default: 0] += 1
+            while server.requests.count == before, !ended.value, !Task.isCancelled { await Task.yield() }
+            let requests = server.requests
+            if requests.count > before {
+                let request = requests[before]
+                DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(Int.random(in: 500...1_500))) {
+                    answer(request, total: 100)
+                }
+            }
+            let outcome = "\(await task.value)"
+            outcomes[outcome, default: 0] += 1
+            if server.requests.count == before { unrequested.append(outcome) }
         }
-        #expect(server.requests.count == 100, "one request per refresh")
+        #expect(server.requests.count <= 100, "at most one request per refresh")
         #expect(outcomes.keys.allSatisfy { $0 == "loaded" || $0 == "failed(the load timed out)" }, "\(outcomes)")
+        #expect(
+            unrequested.allSatisfy { $0 == "failed(the load timed out)" },
+            "a refresh that made no request can only have timed out first: \(unrequested)")
+    }
+
+    @Test("P39: a timeout that fires before the request starts ends the load timed out, and it makes no request")
+    func P39_timeoutBeforeTheRequest() {
+        let server = TwoEndedServer()
+        let clock = ElapsedClock()
+        let paginator = Paginator(
+            source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: 10, query: "q",
+            policy: PagingPolicy(loadTimeout: .milliseconds(1), clock: clock))
+        #expect(paginator.refresh() == .started)
+        #expect(server.requests.isEmpty, "the timed-out load never starts its request")
+        #expect(paginator.loadStates.value.refresh == .failed(.timedOut))
+        paginator.retry()
+        #expect(server.requests.isEmpty)
+        #expect(paginator.loadStates.value.refresh == .failed(.timedOut), "each attempt ends the same way, once")
     }
 
     @Test("P40: with a limit, empty and all-duplicate pages are followed by themselves until the limit ends the list")
@@ -252,5 +285,29 @@ struct PolicyTests {
         #expect((first.max() ?? 0) - (first.min() ?? 0) >= 500, "retries spread over at least half the base delay")
         #expect(times.count == 200, "two retries each, no more")
         _ = paginators
+    }
+}
+
+/// A clock on which every timer is already due when it is set: its action runs inside `schedule`, as a
+/// real timer does when the thread that set it is descheduled past its deadline.
+private struct ElapsedClock: TimeScheduler {
+    private let base = TestScheduler()
+
+    var now: SchedulerInstant { base.now }
+
+    func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        action()
+        return nil
+    }
+
+    func schedule(after delay: Duration, action: @escaping @Sendable () -> Void) -> any Disposable {
+        action()
+        return AnyDisposable()
+    }
+
+    func schedule(
+        after delay: Duration, interval: Duration, leeway: Duration, action: @escaping @Sendable () -> Void
+    ) -> any Disposable {
+        base.schedule(after: delay, interval: interval, leeway: leeway, action: action)
     }
 }
