@@ -1,5 +1,5 @@
 // Counts heap allocations per thread by interposing the C allocator, for the test that proves
-// "delivering a value to one observer allocates nothing" (DESIGN.md, cost).
+// "delivering a value to one observer allocates nothing" (the cost the Reactive contract promises).
 //
 // The definitions below live in the test executable, so the dynamic linker binds every call to
 // malloc & co. (the Swift runtime's included) to them; they forward to glibc's own entry points.

@@ -17,7 +17,7 @@ struct PropertyTests {
             log.append(value)
             if value < 3 {
                 property.value = value + 1
-                // The write commits at once; its notification is queued behind this one (HAZARDS 4.1).
+                // The write commits at once; its notification is queued behind this one (a reentrant write).
                 readsAfterSet.append(property.value)
             }
         }

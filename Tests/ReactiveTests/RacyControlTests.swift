@@ -2,7 +2,7 @@ import Reactive
 import TestSupport
 import Testing
 
-/// Proves that the stress harness and Thread Sanitizer catch a real race (HAZARDS 1.4).
+/// Proves that the stress harness and Thread Sanitizer catch a real race (a control for the racing-threads tests).
 ///
 /// Skipped by default. Run it once whenever the harness changes:
 /// `STAPLER_RACY_CONTROL=1 swift test --sanitize=thread --scratch-path .build-tsan --filter RacyControlTests`.
