@@ -16,8 +16,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 # Its own session, so that stopping it stops the test processes it started too (each in a process
-# group of its own). Line-buffered
-# output, so that the log holds every line printed before the deadline.
+# group of its own). Line-buffered output, so that the log holds every line printed before the deadline.
 setsid stdbuf -oL -eL "$@" > >(tee "$log") 2>&1 &
 pid=$!
 deadline=$((SECONDS + limit))
@@ -37,10 +36,11 @@ while kill -0 "$pid" 2> /dev/null; do
 import collections, re, sys
 
 # Swift Testing prints `◇ Test "name" started.` and, at the end, `✔ Test "name" passed...` or
-# `✘ Test "name" failed...` (test cases of a parameterized test have their own lines, not counted here).
+# `✘ Test "name" failed...`, with `with N test cases` after the name of a parameterized test (whose
+# test cases have lines of their own, not counted here).
 open_tests = collections.Counter()
 for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
-    match = re.match(r'^\S+ Test "(.*?)" (started|passed|failed|recorded|skipped)', line)
+    match = re.match(r'^\S+ Test "(.*?)"(?: with \d+ test cases?)? (started|passed|failed|skipped)', line)
     if not match:
         continue
     name, event = match.groups()
