@@ -8,9 +8,7 @@ import Testing
 struct PolicyTests {
     /// A paginator over an offset server with `policy`, its first page (0..<10 of 100) loaded.
     func loaded(_ server: TwoEndedServer, policy: PagingPolicy) -> Paginator<Int, Int, String, Response, ServerError> {
-        let paginator = Paginator(
-            source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: 10, query: "q",
-            policy: policy)
+        let paginator = offsetPaginator(server, policy: policy)
         paginator.refresh()
         answer(server.last, total: 100)
         return paginator
@@ -67,9 +65,7 @@ struct PolicyTests {
     func P39_racingTimeouts() async {
         let server = TwoEndedServer()
         let clock = QueueScheduler(label: "P39.clock")
-        let paginator = Paginator(
-            source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: 10, query: "q",
-            policy: PagingPolicy(loadTimeout: .milliseconds(1), clock: clock))
+        let paginator = offsetPaginator(server, policy: PagingPolicy(loadTimeout: .milliseconds(1), clock: clock))
         var outcomes: [String: Int] = [:]
         var unrequested: [String] = []
         for _ in 0..<100 {
@@ -103,15 +99,13 @@ struct PolicyTests {
     func P39_timeoutBeforeTheRequest() {
         let server = TwoEndedServer()
         let clock = ElapsedClock()
-        let paginator = Paginator(
-            source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: 10, query: "q",
-            policy: PagingPolicy(loadTimeout: .milliseconds(1), clock: clock))
+        let paginator = offsetPaginator(server, policy: PagingPolicy(loadTimeout: .milliseconds(1), clock: clock))
         #expect(paginator.refresh() == .started)
         #expect(server.requests.isEmpty, "the timed-out load never starts its request")
         #expect(paginator.loadStates.value.refresh == .failed(.timedOut))
         paginator.retry()
         #expect(server.requests.isEmpty)
-        #expect(paginator.loadStates.value.refresh == .failed(.timedOut), "each attempt ends the same way, once")
+        #expect(paginator.loadStates.value.refresh == .failed(.timedOut), "a retry times out the same way")
     }
 
     @Test("P40: with a limit, empty and all-duplicate pages are followed by themselves until the limit ends the list")

@@ -79,10 +79,11 @@ extension ManualServer {
 /// A paginator over an offset server, opened at `initialKey`.
 func offsetPaginator(
     _ server: TwoEndedServer, pageSize: Int = 10, initialKey: Int? = nil, prefetchDistance: Int? = nil,
-    deduplication: Deduplication<Int>? = nil, deliveringOn scheduler: (any Scheduler)? = nil, maxPages: Int? = nil
+    deduplication: Deduplication<Int>? = nil, deliveringOn scheduler: (any Scheduler)? = nil,
+    policy: PagingPolicy = .default, maxPages: Int? = nil
 ) -> Paginator<Int, Int, String, Response, ServerError> {
     Paginator(
         source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: pageSize, query: "q",
         initialKey: initialKey, prefetchDistance: prefetchDistance, deduplication: deduplication,
-        deliveringOn: scheduler, maxPages: maxPages)
+        deliveringOn: scheduler, policy: policy, maxPages: maxPages)
 }
