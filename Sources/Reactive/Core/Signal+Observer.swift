@@ -5,6 +5,9 @@ extension Signal {
     /// signal when it is released, so a signal whose input nobody holds cannot stay open forever.
     public final class Observer: Sendable {
         @usableFromInline let action: @Sendable (Event) -> Void
+        /// The closure of an observer of values only, called with each value in place of `action`,
+        /// which is then a no-op: observing values costs no closure that unwraps events.
+        @usableFromInline let valueAction: (@Sendable (Value) -> Void)?
         @usableFromInline let interruptsOnDeinit: Bool
 
         /// Creates an observer that runs `action` for every event it is sent.
@@ -13,13 +16,23 @@ extension Signal {
         @inlinable
         public init(_ action: @escaping @Sendable (Event) -> Void) {
             self.action = action
+            self.valueAction = nil
             self.interruptsOnDeinit = false
         }
 
         @inlinable
         init(interruptingOnDeinit action: @escaping @Sendable (Event) -> Void) {
             self.action = action
+            self.valueAction = nil
             self.interruptsOnDeinit = true
+        }
+
+        /// An observer that calls `valueAction` with every value and ignores the other events.
+        @inlinable
+        init(values valueAction: @escaping @Sendable (Value) -> Void) {
+            self.action = { _ in }
+            self.valueAction = valueAction
+            self.interruptsOnDeinit = false
         }
 
         /// Creates an observer from one closure per kind of event; omitted closures ignore theirs.
@@ -30,6 +43,11 @@ extension Signal {
             completed: (@Sendable () -> Void)? = nil,
             interrupted: (@Sendable () -> Void)? = nil
         ) {
+            if let value, failed == nil, completed == nil, interrupted == nil {
+                // One allocation fewer than a dispatching closure, and no event to unwrap.
+                self.init(values: value)
+                return
+            }
             let dispatch: @Sendable (Event) -> Void = { event in
                 switch event {
                 case .value(let element): value?(element)
@@ -44,13 +62,21 @@ extension Signal {
         /// Sends `event`.
         @inlinable
         public func send(_ event: Event) {
-            action(event)
+            if let valueAction {
+                if case .value(let value) = event { valueAction(value) }
+            } else {
+                action(event)
+            }
         }
 
         /// Sends a value.
         @inlinable
         public func send(value: Value) {
-            action(.value(value))
+            if let valueAction {
+                valueAction(value)
+            } else {
+                action(.value(value))
+            }
         }
 
         /// Sends a failure, which terminates the signal.
