@@ -65,6 +65,7 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
         var event: Event?
         var sequence: UInt64 = 0
         var recipient: Unmanaged<Handler>?
+        var hasNoRecipient = false
         let accepted = try domain.withLock { state -> Bool in
             guard let made = try makeEvent() else { return false }
             switch machine.accept(made, for: nil, list: &list, domain: &state) {
@@ -76,13 +77,20 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
                 machine.begin(number, list: &list, domain: &state)
                 if !made.isTerminating {
                     recipient = list.nextValueRecipient(sequence: number).map(Self.typed)
+                    // A value nobody observes is delivered once accepted: the signal is idle again at once,
+                    // in this one critical section.
+                    if recipient == nil, state.parked.isEmpty, machine.queue.isEmpty {
+                        _ = machine.next(domain: &state)
+                        hasNoRecipient = true
+                    }
                 }
                 sequence = number
+                // Kept past the lock even when delivered, so that it is released with no lock held.
                 event = made
                 return true
             }
         }
-        guard let event else { return accepted }
+        guard let event, !hasNoRecipient else { return accepted }
         guard !event.isTerminating else {
             drain(Delivery(event: event, sequence: sequence, target: nil), isBegun: true)
             return true
