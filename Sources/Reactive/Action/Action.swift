@@ -27,7 +27,7 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     /// inlined and specialized in the caller's module: run as generic code inside Reactive, an execution
     /// spent most of its time looking up generic metadata.
     @usableFromInline let admit: @Sendable () -> (@Sendable (Input) -> SignalProducer<Output, Error>)?
-    @usableFromInline let executing: PropertyStorage<Bool>
+    @usableFromInline let status: ActionStatus
     @usableFromInline let outputs: Outputs
     /// The run in flight, interrupted when the action is released.
     @usableFromInline let runSlot = ActionRunSlot()
@@ -141,17 +141,17 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
         outputs: Outputs,
         admit: @escaping @Sendable () -> (@Sendable (Input) -> SignalProducer<Output, Error>)?
     ) {
-        let executing = PropertyStorage(false)
-        let isExecuting = Property<Bool>(owning: executing)
+        let status = ActionStatus(condition: enabledIf)
         self.admit = admit
-        self.executing = executing
-        self.isExecuting = isExecuting
-        // Changes only: an observer that writes an equal value back into `enabledIf` must not make
-        // `isEnabled` send again, or the feedback would never end.
-        self.isEnabled = enabledIf.combineLatest(with: isExecuting).map { $0 && !$1 }.skipRepeats()
+        self.status = status
+        self.isExecuting = Property(owning: status.executing)
+        // Changes only: an observer that writes an equal value back into `enabledIf` does not make
+        // `isEnabled` send again, so the feedback ends.
+        self.isEnabled = Property(owning: status.enabled)
         self.outputs = outputs
         (lifetime, lifetimeToken) = Lifetime.make()
         lifetime += runSlot
+        lifetime += status.followCondition()
     }
 
     /// A producer whose every start tries to run the action with `input`.
@@ -166,50 +166,66 @@ public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>
     @inlinable
     public func apply(_ input: Input) -> SignalProducer<Output, ActionError<Error>> {
         SignalProducer(
-            work: .fused { [admit, executing, outputs, runSlot] observer, setup in
-                var make: (@Sendable (Input) -> SignalProducer<Output, Error>)?
-                executing.transition { isExecuting in
-                    guard !isExecuting, let admitted = admit() else { return false }
-                    make = admitted
-                    isExecuting = true
-                    return true
-                }
-                guard let make else {
+            work: .fused { [admit, status, outputs, runSlot] observer, setup in
+                guard let make = status.start(admit) else {
                     outputs.disabled.input.send(value: ())
                     let refused = AnyDisposable()
                     setup(refused)
                     observer.send(error: .disabled)
                     return refused
                 }
-                return make(input).start(
+                let work = make(input)
+                let hold: (any Disposable) -> Void = { interrupter in
+                    runSlot.hold(interrupter)
+                    setup(interrupter)
+                }
+                // Work whose events are known at its start (`SignalProducer(value:)`) is delivered here, with
+                // no observer of its own.
+                if let run = work.startSynchronously(
+                    setup: hold,
+                    deliveringTo: { Self.forward($0, status: status, outputs: outputs, runSlot: runSlot, to: observer) }
+                ) {
+                    return run
+                }
+                return work.start(
                     Signal<Output, Error>.Observer({ event in
-                        outputs.events.input.send(value: event)
-                        switch event {
-                        case .value(let value):
-                            outputs.values.input.send(value: value)
-                            observer.send(value: value)
-                        case .failed(let error):
-                            runSlot.release()
-                            executing.set(false)
-                            outputs.errors.input.send(value: error)
-                            observer.send(error: .producerFailed(error))
-                        case .completed:
-                            runSlot.release()
-                            executing.set(false)
-                            outputs.completed.input.send(value: ())
-                            observer.sendCompleted()
-                        case .interrupted:
-                            runSlot.release()
-                            executing.set(false)
-                            observer.sendInterrupted()
-                        }
+                        Self.forward(event, status: status, outputs: outputs, runSlot: runSlot, to: observer)
                     }),
-                    setup: { interrupter in
-                        runSlot.hold(interrupter)
-                        setup(interrupter)
-                    }
+                    setup: hold
                 )
             })
+    }
+
+    /// Delivers an event of a run: to the action's outputs, then to the observer of `apply(_:)`'s producer;
+    /// a terminal event first ends the run (``isExecuting`` turns `false`).
+    @inlinable
+    static func forward(
+        _ event: Signal<Output, Error>.Event,
+        status: ActionStatus,
+        outputs: Outputs,
+        runSlot: ActionRunSlot,
+        to observer: Signal<Output, ActionError<Error>>.Observer
+    ) {
+        outputs.events.input.send(value: event)
+        switch event {
+        case .value(let value):
+            outputs.values.input.send(value: value)
+            observer.send(value: value)
+        case .failed(let error):
+            runSlot.release()
+            status.finish()
+            outputs.errors.input.send(value: error)
+            observer.send(error: .producerFailed(error))
+        case .completed:
+            runSlot.release()
+            status.finish()
+            outputs.completed.input.send(value: ())
+            observer.sendCompleted()
+        case .interrupted:
+            runSlot.release()
+            status.finish()
+            observer.sendInterrupted()
+        }
     }
 
     /// The pipes that carry every run's outputs; released with the action, which ends them.

@@ -2,24 +2,12 @@ extension SignalProducer {
     /// A producer that sends `value`, then completes.
     ///
     /// A run delivers straight to its observer, with no signal of its own (the value is already there:
-    /// nothing else could observe the run), so it costs one disposable. A run disposed before or while
-    /// its value is delivered ends `interrupted` instead of `completed`, as any run does; once it ended,
-    /// its disposable reports disposed.
+    /// nothing else could observe the run), so it costs one allocation, its disposable. A run disposed
+    /// before or while its value is delivered ends `interrupted` instead of `completed`, as any run does;
+    /// once it ended, its disposable reports disposed.
     @inlinable
     public init(value: Value) {
-        self.init(
-            work: .fused { observer, setup in
-                let run = AnyDisposable()
-                setup(run)
-                guard !run.isDisposed else {
-                    observer.sendInterrupted()
-                    return run
-                }
-                observer.send(value: value)
-                if run.isDisposed { observer.sendInterrupted() } else { observer.sendCompleted() }
-                run.dispose()
-                return run
-            })
+        self.init(work: .value(value))
     }
 
     /// A producer that sends every element of `values` in order, then completes.

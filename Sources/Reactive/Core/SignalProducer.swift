@@ -16,9 +16,11 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
     /// How a run starts.
     @usableFromInline let work: Work
 
-    /// How a run starts: with a start handler, or as a run of another producer.
+    /// How a run starts: with a start handler, as a run of another producer, or with its one value.
     @usableFromInline
     enum Work: Sendable {
+        /// Sends this value, then completes (`init(value:)`), straight to the run's observer.
+        case value(Value)
         /// The work of one run, given the run's input observer and lifetime.
         case handler(@Sendable (Signal<Value, Error>.Observer, Lifetime) -> Void)
         /// Starts a run of another producer whose events reach the observer transformed, with no signal
@@ -52,6 +54,8 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
             startHandler
         case .fused(let start):
             { input, lifetime in _ = start(input) { lifetime += $0 } }
+        case .value(let value):
+            { input, lifetime in _ = Self.run(sending: value, setup: { lifetime += $0 }, to: { input.send($0) }) }
         }
     }
 
@@ -79,6 +83,8 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
             startHandler = handler
         case .fused(let start):
             return start(observer, setup)
+        case .value(let value):
+            return Self.run(sending: value, setup: setup, to: { observer.send($0) })
         }
         let core = SignalCore<Value, Error>(hasOutput: false, isRun: true)
         let input = Signal<Value, Error>.Observer(interruptingOnDeinit: { [core] event in core.send(event) })
@@ -89,6 +95,44 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
             startHandler(input, core.lifetime)
         }
         return interrupter
+    }
+
+    /// Runs a producer made by `init(value:)` that sends `value`: hands its disposable to `setup`, then
+    /// delivers `value` and the terminal event to `deliver` before returning, each unless the disposable
+    /// was disposed first (the run then ends `interrupted`).
+    ///
+    /// - Returns: The run's disposable, disposed once the run has ended.
+    @inlinable
+    static func run(
+        sending value: Value,
+        setup: (any Disposable) -> Void,
+        to deliver: (Signal<Value, Error>.Event) -> Void
+    ) -> any Disposable {
+        let run = makeFlagDisposable()
+        setup(run)
+        guard !run.isDisposed else {
+            deliver(.interrupted)
+            return run
+        }
+        deliver(.value(value))
+        deliver(run.isDisposed ? .interrupted : .completed)
+        run.dispose()
+        return run
+    }
+
+    /// The disposable of a run of this producer started by `startSynchronously(setup:deliveringTo:)`, or `nil`
+    /// when its events are not known at its start: that run then did not start, and the caller starts it
+    /// with an observer instead.
+    ///
+    /// A run whose events are all known (`init(value:)`) needs no observer: it delivers them to `deliver`,
+    /// a closure that does not escape, before this returns.
+    @inlinable
+    func startSynchronously(
+        setup: (any Disposable) -> Void,
+        deliveringTo deliver: (Signal<Value, Error>.Event) -> Void
+    ) -> (any Disposable)? {
+        guard case .value(let value) = work else { return nil }
+        return Self.run(sending: value, setup: setup, to: deliver)
     }
 
     /// Starts a run whose events nobody observes (the work runs for its side effects).
