@@ -5,9 +5,12 @@ extension Signal {
     /// signal when it is released, so a signal whose input nobody holds cannot stay open forever.
     public final class Observer: Sendable {
         @usableFromInline let action: @Sendable (Event) -> Void
-        /// The closure of an observer of values only, called with each value in place of `action`,
-        /// which is then a no-op: observing values costs no closure that unwraps events.
-        @usableFromInline let valueAction: (@Sendable (Value) -> Void)?
+        /// The closure of an observer of values only (`observesValuesOnly`), called with each value in
+        /// place of `action`, which is then a no-op: observing values costs no closure that unwraps events.
+        /// A no-op for any other observer. Not optional: calling a closure out of an optional would retain
+        /// and release its context on every event.
+        @usableFromInline let valueAction: @Sendable (Value) -> Void
+        @usableFromInline let observesValuesOnly: Bool
         @usableFromInline let interruptsOnDeinit: Bool
 
         /// Creates an observer that runs `action` for every event it is sent.
@@ -16,14 +19,16 @@ extension Signal {
         @inlinable
         public init(_ action: @escaping @Sendable (Event) -> Void) {
             self.action = action
-            self.valueAction = nil
+            self.valueAction = { _ in }
+            self.observesValuesOnly = false
             self.interruptsOnDeinit = false
         }
 
         @inlinable
         init(interruptingOnDeinit action: @escaping @Sendable (Event) -> Void) {
             self.action = action
-            self.valueAction = nil
+            self.valueAction = { _ in }
+            self.observesValuesOnly = false
             self.interruptsOnDeinit = true
         }
 
@@ -32,6 +37,7 @@ extension Signal {
         init(values valueAction: @escaping @Sendable (Value) -> Void) {
             self.action = { _ in }
             self.valueAction = valueAction
+            self.observesValuesOnly = true
             self.interruptsOnDeinit = false
         }
 
@@ -62,7 +68,7 @@ extension Signal {
         /// Sends `event`.
         @inlinable
         public func send(_ event: Event) {
-            if let valueAction {
+            if observesValuesOnly {
                 if case .value(let value) = event { valueAction(value) }
             } else {
                 action(event)
@@ -72,7 +78,7 @@ extension Signal {
         /// Sends a value.
         @inlinable
         public func send(value: Value) {
-            if let valueAction {
+            if observesValuesOnly {
                 valueAction(value)
             } else {
                 action(.value(value))
