@@ -131,6 +131,19 @@ def main():
               f"{fmt(ours / microseconds if ours and microseconds else None, 1)}x |")
 
     print()
+    print("| R3 per value | ns | ours ÷ it |")
+    print("|---|--:|--:|")
+    ours = median(results, "R3-ours", "wallClock")
+    for name, title in [
+        ("R3-floor", "the chain's closures called directly (the floor)"),
+        ("R3-lockFloor", "the chain inside one `pthread_mutex_t` round trip (least for a lock-based chain)"),
+        ("R3-ours", "ours: `map`, `filter`, `map`, `observeValues`"),
+    ]:
+        microseconds = median(results, name, "wallClock")
+        print(f"| {title} | {fmt(microseconds * 1_000 / 5_000_000 if microseconds else None, 2)} | "
+              f"{fmt(ours / microseconds if ours and microseconds else None, 1)}x |")
+
+    print()
     print("| P1: N items | time (ms) | ns per item | time ÷ time at 100k | × N | mallocs per page "
           "| bytes held ÷ items' size | peak heap ÷ items' size | peak resident Δ (MB) |")
     print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|")

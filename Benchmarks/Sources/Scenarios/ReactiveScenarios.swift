@@ -121,13 +121,13 @@ private func r2() -> [Scenario] {
 
 // MARK: - R3: map, filter, map
 
-/// The three steps of the R3 chain, shared by all variants.
-private let r3First: @Sendable (Int) -> Int = { $0 &* 3 }
-private let r3Keeps: @Sendable (Int) -> Bool = { $0 & 1 == 0 }
-private let r3Second: @Sendable (Int) -> Int = { $0 &+ 1 }
+/// The three steps of the R3 chain, shared by all variants and by R3's lock floor.
+let r3First: @Sendable (Int) -> Int = { $0 &* 3 }
+let r3Keeps: @Sendable (Int) -> Bool = { $0 & 1 == 0 }
+let r3Second: @Sendable (Int) -> Int = { $0 &+ 1 }
 
 /// What the R3 chain delivers for `0..<count`.
-private func r3Expected(_ count: Int) -> Int {
+func r3Expected(_ count: Int) -> Int {
     var total = 0
     for value in 0..<count where r3Keeps(r3First(value)) {
         total &+= r3Second(r3First(value))

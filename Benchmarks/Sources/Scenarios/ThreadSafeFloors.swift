@@ -16,6 +16,9 @@ import Synchronization
 // - "R1-atomicFloor": the closure called between two compare-and-swaps of one atomic word, the least a
 //   lock-free send needs (one to claim delivery, one to give it back while checking that no other
 //   thread queued an event meanwhile).
+// - "R3-lockFloor": R3's chain (map, filter, map, observer) called inside one such round trip: the least a
+//   lock-based signal pays for the chain, and the counterpart of the bare-closure chain that R3's target
+//   is set against.
 
 /// The thread-safety floors of R1: one lock round trip, and two compare-and-swaps, around the call.
 public func threadSafeFloorScenarios() -> [Scenario] {
@@ -36,6 +39,29 @@ public func threadSafeFloorScenarios() -> [Scenario] {
             pthread_mutex_destroy(mutex)
             mutex.deallocate()
             check(sink.total == triangle(count), "R1 lock floor delivered \(sink.total)")
+        },
+        Scenario("R3-lockFloor", size: 5_000_000) { count, meter in
+            let sink = Sink()
+            let first = opaque(r3First)
+            let keeps = opaque(r3Keeps)
+            let second = opaque(r3Second)
+            let observer: (Int) -> Void = opaque { sink.take($0) }
+            let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+            mutex.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(mutex, nil)
+            meter.start()
+            for value in 0..<count {
+                pthread_mutex_lock(mutex)
+                let mapped = first(value)
+                if keeps(mapped) {
+                    observer(second(mapped))
+                }
+                pthread_mutex_unlock(mutex)
+            }
+            meter.stop()
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
+            check(sink.total == r3Expected(count), "R3 lock floor delivered \(sink.total)")
         },
         Scenario("R1-atomicFloor", size: 10_000_000) { count, meter in
             let sink = Sink()
