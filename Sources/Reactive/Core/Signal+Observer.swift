@@ -5,10 +5,11 @@ extension Signal {
     /// signal when it is released, so a signal whose input nobody holds cannot stay open forever.
     public final class Observer: Sendable {
         @usableFromInline let action: @Sendable (Event) -> Void
-        /// The closure of an observer of values only (`observesValuesOnly`), called with each value in
-        /// place of `action`, which is then a no-op: observing values costs no closure that unwraps events.
-        /// A no-op for any other observer. Not optional: calling a closure out of an optional would retain
-        /// and release its context on every event.
+        /// The closure of an observer of values only (`observesValuesOnly`), a no-op for any other.
+        ///
+        /// It is called with each value in place of `action`, which is then a no-op: observing values costs
+        /// no closure that unwraps events. It is not optional: calling a closure out of an optional would
+        /// retain and release its context on every event.
         @usableFromInline let valueAction: @Sendable (Value) -> Void
         @usableFromInline let observesValuesOnly: Bool
         @usableFromInline let interruptsOnDeinit: Bool
