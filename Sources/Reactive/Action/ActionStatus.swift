@@ -11,20 +11,22 @@
 final class ActionStatus: Sendable {
     @usableFromInline let executing: PropertyStorage<Bool>
     @usableFromInline let enabled: PropertyStorage<Bool>
-    /// The `enabledIf` property the action was made with.
-    @usableFromInline let condition: Property<Bool>
+    /// The `enabledIf` property the action was made with; `nil` for an action enabled whenever no run
+    /// is in progress.
+    @usableFromInline let condition: Property<Bool>?
 
-    init(condition: Property<Bool>) {
+    init(condition: Property<Bool>?) {
         self.condition = condition
         executing = PropertyStorage(false)
-        enabled = PropertyStorage(condition.value)
+        enabled = PropertyStorage(condition?.value ?? true)
     }
 
-    /// Follows the condition until the returned disposable is disposed (when the action is released).
-    func followCondition() -> any Disposable {
+    /// Follows the condition until the returned disposable is disposed (when the action is released);
+    /// `nil` when there is no condition.
+    func followCondition() -> (any Disposable)? {
         // The current value comes first, atomically with the attachment: a change made before it is not
         // missed.
-        condition.storage.observeCurrentAndChanges(valuesTo: { [self] _ in refreshEnabled() })
+        condition?.storage.observeCurrentAndChanges(valuesTo: { [self] _ in refreshEnabled() })
     }
 
     /// Marks a run started if none is in progress and `admit` accepts it; `admit` runs under the lock of
@@ -61,7 +63,7 @@ final class ActionStatus: Sendable {
     @inlinable
     func refreshEnabled() {
         enabled.transition { isEnabled in
-            let now = condition.value && !executing.value
+            let now = (condition?.value ?? true) && !executing.value
             guard now != isEnabled else { return false }
             isEnabled = now
             return true
