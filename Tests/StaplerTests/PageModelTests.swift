@@ -319,16 +319,15 @@ struct PageModelTests {
         let cancelled = Locked(0)
         let calls = Locked(0)
         let paginator = Paginator(
-            source: .exhaustible { index, _, _ async throws(ServerError) -> FlaggedPage in
-                // The first call waits to be cancelled; the refresh's call answers, whichever runs first
-                // (deciding by `cancelled` raced: the second call could start before the first saw its
-                // cancellation, and then waited forever too).
-                let call = calls.withLock { count in
-                    defer { count += 1 }
-                    return count
-                }
-                guard index == 0, call == 0 else { return FlaggedPage(items: [9], isExhausted: true) }
-                while !Task.isCancelled { try? await Task.sleep(nanoseconds: 1_000_000) }
+            source: .exhaustible { _, _, _ async throws(ServerError) -> FlaggedPage in
+                // Each call waits until both have started, then the superseded one (its task was cancelled
+                // before the second refresh started) fails and the other answers. Neither the order the
+                // calls start in nor which one sees its cancellation first decides anything: on a loaded
+                // machine the second refresh's task can run first (deciding by the order of the calls made
+                // that one wait for ever).
+                calls.increment(by: 1)
+                while calls.value < 2 && !Task.isCancelled { try? await Task.sleep(nanoseconds: 1_000_000) }
+                guard Task.isCancelled else { return FlaggedPage(items: [9], isExhausted: true) }
                 cancelled.increment(by: 1)
                 throw .timeout
             }, pageSize: 1)
