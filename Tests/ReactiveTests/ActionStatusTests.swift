@@ -72,6 +72,83 @@ struct ActionStatusTests {
         on.value = true
     }
 
+    @Test("R13: isEnabled changes before isExecuting's observers run, so they read the isEnabled that goes with it")
+    func R13_isEnabledBeforeIsExecutingObservers() {
+        let action = Action<Int, Int, Never> { SignalProducer(value: $0) }
+        let seen = Locked<[String]>([])
+        action.isEnabled.signal.observeValues { seen.append("enabled \($0)") }
+        action.isExecuting.signal.observeValues { executing in
+            seen.append("executing \(executing), enabled \(action.isEnabled.value)")
+        }
+        action.apply(1).start()
+        #expect(
+            seen.value == [
+                "enabled false", "executing true, enabled false", "enabled true", "executing false, enabled true",
+            ])
+    }
+
+    @Test("R8: releasing the action completes isEnabled and isExecuting for their remaining observers")
+    func R8_releasedActionCompletesItsProperties() {
+        let on = MutableProperty(true)
+        var action: Action<Int, Int, Never>? = Action(enabledIf: Property(on)) { SignalProducer(value: $0) }
+        let enabled = action!.isEnabled.signal.record()
+        let executing = action!.isExecuting.signal.record()
+        action = nil
+        #expect(enabled.events == [.completed])
+        #expect(executing.events == [.completed])
+        on.value = false
+        #expect(enabled.events == [.completed])
+    }
+
+    @Test("R13: a run that ends while another thread reads isEnabled inside the condition's modify does not deadlock")
+    func R13_runEndsWhileTheConditionIsModified() {
+        let on = MutableProperty(true)
+        let server = ManualServer<Int, Int, Never>()
+        let action = Action<Int, Int, Never>(enabledIf: Property(on)) { server.producer($0) }
+        action.apply(1).start()
+        let holdsTheCondition = DispatchSemaphore(value: 0)
+        let finished = finishesWithin(seconds: 20) {
+            let ender = Thread {
+                holdsTheCondition.wait()
+                // Ends the run: isEnabled is recomputed while the other thread holds the condition's lock.
+                server.last?.succeed(1)
+            }
+            ender.start()
+            on.modify { value in
+                holdsTheCondition.signal()
+                // Long enough for the run's end to reach the condition's lock.
+                usleep(50_000)
+                value = action.isEnabled.value || true
+            }
+        }
+        #expect(finished, "deadlock between the condition's lock and isEnabled's")
+        // Reading the properties after a deadlock would block this thread too: only then.
+        if finished {
+            #expect(eventually { !action.isExecuting.value && action.isEnabled.value })
+        }
+    }
+
+    @Test("R13: reading isEnabled inside the condition's modify while runs end on other threads does not deadlock")
+    func R13_isEnabledReadInsideTheConditionsModify() {
+        let on = MutableProperty(true)
+        let action = Action<Int, Int, Never>(enabledIf: Property(on)) { SignalProducer(value: $0) }
+        let finished = finishesWithin(seconds: 60) {
+            raceFromBarrier(threads: 3) { thread in
+                for index in 0..<2_000 {
+                    if thread == 0 {
+                        on.modify { $0 = !action.isEnabled.value || index % 2 == 0 }
+                    } else {
+                        action.apply(index).start()
+                    }
+                }
+            }
+        }
+        #expect(finished, "deadlock between the condition's lock and isEnabled's")
+        if finished {
+            #expect(action.isEnabled.value == (on.value && !action.isExecuting.value))
+        }
+    }
+
     @Test("R13: a constant run disposed from its own value ends interrupted; the action is free again")
     func R13_constantRunDisposedFromItsValue() {
         let action = Action<Int, Int, Never> { SignalProducer(value: $0) }

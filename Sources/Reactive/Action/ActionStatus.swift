@@ -1,12 +1,16 @@
 /// Whether an action is executing and whether it is enabled: the storages of `isExecuting` and
 /// `isEnabled`, which every run updates directly, with no derived property between them.
 ///
-/// `isEnabled` is `condition && !isExecuting`, recomputed under its own lock from the current values of
-/// both after each of them changes: whatever the interleaving of a run ending on one thread and the
-/// condition changing on another, the last recomputation reads the last values, so `isEnabled` always
-/// settles on the right value, and it notifies only when it changes. Locks are taken in one order only:
-/// `isEnabled`'s, then `isExecuting`'s or the condition's; a start holds `isExecuting`'s while it reads the
-/// condition.
+/// `isEnabled` is `condition && !isExecuting`, recomputed after each of them changes: whatever the
+/// interleaving of a run ending on one thread and the condition changing on another, the last
+/// recomputation reads the last values, so `isEnabled` always settles on the right value, and it notifies
+/// only when it changes. As when it was derived from `isExecuting`, its change is notified before
+/// `isExecuting`'s: an observer of `isExecuting` already reads the `isEnabled` that goes with it.
+///
+/// Locks: a start holds `isExecuting`'s while it reads the condition (the check and the start are one
+/// step); a recomputation holds `isEnabled`'s while it reads `isExecuting`, but reads the condition with
+/// no lock held and checks it again afterwards, so user code that reads `isEnabled` inside the condition's
+/// `modify` cannot deadlock against it.
 @usableFromInline
 final class ActionStatus: Sendable {
     @usableFromInline let executing: PropertyStorage<Bool>
@@ -36,11 +40,11 @@ final class ActionStatus: Sendable {
     @inlinable
     func start<Admitted>(_ admit: () -> Admitted?) -> Admitted? {
         var admitted: Admitted?
-        executing.transition { isExecuting in
-            guard !isExecuting, let made = admit() else { return false }
+        let (_, notifyExecuting) = executing.core.stage {
+            guard !executing.current, let made = admit() else { return nil }
             admitted = made
-            isExecuting = true
-            return true
+            executing.store(true)
+            return .value(true)
         }
         guard let admitted else { return nil }
         // A run in progress disables the action whatever the condition says: nothing to read.
@@ -49,24 +53,47 @@ final class ActionStatus: Sendable {
             isEnabled = false
             return true
         }
+        notifyExecuting?.run()
         return admitted
     }
 
     /// Marks the run in progress ended.
     @inlinable
     func finish() {
-        executing.set(false)
+        let (_, notifyExecuting) = executing.core.stage {
+            executing.store(false)
+            return .value(false)
+        }
         refreshEnabled()
+        notifyExecuting?.run()
     }
 
     /// Recomputes `isEnabled` from the current values of the condition and `isExecuting`.
     @inlinable
     func refreshEnabled() {
-        enabled.transition { isEnabled in
-            let now = (condition?.value ?? true) && !executing.value
-            guard now != isEnabled else { return false }
-            isEnabled = now
-            return true
+        guard let condition else {
+            enabled.transition { isEnabled in
+                let now = !executing.value
+                guard now != isEnabled else { return false }
+                isEnabled = now
+                return true
+            }
+            return
+        }
+        // The condition is read with no lock held; if it changed while this stored a value made from it,
+        // this goes again. The change's own recomputation may have run in between with the newer value,
+        // so whichever stores last has read the condition's latest value.
+        var holds = condition.value
+        while true {
+            enabled.transition { isEnabled in
+                let now = holds && !executing.value
+                guard now != isEnabled else { return false }
+                isEnabled = now
+                return true
+            }
+            let holdsNow = condition.value
+            guard holdsNow != holds else { return }
+            holds = holdsNow
         }
     }
 }

@@ -119,7 +119,8 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
     ///
     /// If no delivery is running, the caller becomes the drainer and must call `PendingDrain.run()`
     /// on the returned drain, with no lock held; otherwise the event is queued for the running
-    /// drainer and there is no drain to run. Staging several signals before running their drains lets
+    /// drainer and there is no drain to run. A value nobody observes, of a type with nothing to release
+    /// (`Bool`, a struct of integers), is delivered at once: there is no drain to run either. Staging several signals before running their drains lets
     /// a group of properties change together: an observer of any of them already reads every new value.
     ///
     /// - Returns: Whether an event was accepted, and the drain the caller must run, if any.
@@ -134,6 +135,17 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
             case .queued:
                 return true
             case .deliver(let sequence):
+                // Nobody to notify: delivered once accepted, with no drain to run, as in
+                // `send(whileLocked:)`. Only for an event whose release runs no code (`_isPOD`), since it is
+                // released here, under the lock; the observer list is looked at first, so that a signal
+                // with observers pays nothing for the check, even in unspecialised code.
+                if list.entries.isEmpty, _isPOD(Event.self), !event.isTerminating, state.parked.isEmpty,
+                    machine.queue.isEmpty
+                {
+                    machine.begin(sequence, list: &list, domain: &state)
+                    _ = machine.next(domain: &state)
+                    return true
+                }
                 drain = PendingDrain(core: self, first: Delivery(event: event, sequence: sequence, target: nil))
                 return true
             }
