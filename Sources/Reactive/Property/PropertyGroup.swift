@@ -14,13 +14,20 @@ package enum PropertyGroup {
 }
 
 /// The owner's write handle on a property made by `PropertyGroup.makeProperty(_:)`.
+@usableFromInline
 package struct GroupedProperty<Value: Sendable>: Sendable {
-    let storage: PropertyStorage<Value>
+    @usableFromInline let storage: PropertyStorage<Value>
+
+    @inlinable
+    init(storage: PropertyStorage<Value>) {
+        self.storage = storage
+    }
 
     /// Stores `value` now and returns the notification to run once every value of the group is stored.
     ///
     /// - Returns: The notification to run with no lock held, or `nil` if a delivery already running
     ///   will deliver it.
+    @inlinable
     package func stage(_ value: Value) -> SignalDrain? {
         let (_, drain) = storage.core.stage {
             storage.store(value)
@@ -34,9 +41,11 @@ package struct GroupedProperty<Value: Sendable>: Sendable {
 }
 
 /// A staged notification; see `GroupedProperty.stage(_:)`.
+@usableFromInline
 package struct SignalDrain: Sendable {
-    private let run: @Sendable () -> Void
+    @usableFromInline let run: @Sendable () -> Void
 
+    @inlinable
     init<Value, Error>(_ drain: SignalCore<Value, Error>.PendingDrain) {
         run = { drain.run() }
     }
@@ -44,6 +53,7 @@ package struct SignalDrain: Sendable {
     /// Delivers the staged notification and any queued behind it.
     ///
     /// Call it with no lock held.
+    @inlinable
     package func callAsFunction() {
         run()
     }
@@ -51,8 +61,14 @@ package struct SignalDrain: Sendable {
 
 /// The input of a signal owned by a library built on this package, which stages its events like
 /// ``GroupedProperty`` so they are delivered in order with the group's property changes.
+@usableFromInline
 package struct StagedSignalInput<Value: Sendable>: Sendable {
-    let core: SignalCore<Value, Never>
+    @usableFromInline let core: SignalCore<Value, Never>
+
+    @inlinable
+    init(core: SignalCore<Value, Never>) {
+        self.core = core
+    }
 
     /// Makes the signal and its staged input.
     package static func make() -> (Signal<Value, Never>, StagedSignalInput<Value>) {
@@ -61,6 +77,7 @@ package struct StagedSignalInput<Value: Sendable>: Sendable {
     }
 
     /// Accepts `value` now; returns the notification to run with no lock held, if any.
+    @inlinable
     package func stage(_ value: Value) -> SignalDrain? {
         core.stage { .value(value) }.drain.map(SignalDrain.init)
     }

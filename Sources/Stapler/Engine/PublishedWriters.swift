@@ -7,7 +7,12 @@ import Reactive
 /// The write handle of a published property.
 @usableFromInline
 struct PropertyWriter<Value: Sendable>: Sendable {
-    let handle: GroupedProperty<Value>
+    @usableFromInline let handle: GroupedProperty<Value>
+
+    @inlinable
+    init(handle: GroupedProperty<Value>) {
+        self.handle = handle
+    }
 
     /// Makes a read-only property holding `initial`, and its writer.
     @usableFromInline
@@ -17,7 +22,7 @@ struct PropertyWriter<Value: Sendable>: Sendable {
     }
 
     /// Stores `value` now; returns the notification to run once the whole publication is staged.
-    @usableFromInline
+    @inlinable
     func stage(_ value: Value) -> StagedNotification? {
         handle.stage(value).map(StagedNotification.init)
     }
@@ -26,7 +31,12 @@ struct PropertyWriter<Value: Sendable>: Sendable {
 /// The input of a published signal.
 @usableFromInline
 struct SignalWriter<Value: Sendable>: Sendable {
-    let input: StagedSignalInput<Value>
+    @usableFromInline let input: StagedSignalInput<Value>
+
+    @inlinable
+    init(input: StagedSignalInput<Value>) {
+        self.input = input
+    }
 
     /// Makes a signal and its writer.
     @usableFromInline
@@ -36,7 +46,7 @@ struct SignalWriter<Value: Sendable>: Sendable {
     }
 
     /// Accepts `value` now; returns the notification to run once the whole publication is staged.
-    @usableFromInline
+    @inlinable
     func stage(_ value: Value) -> StagedNotification? {
         input.stage(value).map(StagedNotification.init)
     }
@@ -51,10 +61,15 @@ struct SignalWriter<Value: Sendable>: Sendable {
 /// A staged notification of one property or signal, to run with no lock held.
 @usableFromInline
 struct StagedNotification: Sendable {
-    let drain: SignalDrain
+    @usableFromInline let drain: SignalDrain
+
+    @inlinable
+    init(drain: SignalDrain) {
+        self.drain = drain
+    }
 
     /// Delivers the staged change, and any queued behind it.
-    @usableFromInline
+    @inlinable
     func callAsFunction() {
         drain()
     }
