@@ -19,8 +19,8 @@ package struct FIFOQueue<Element> {
     package var count: Int { storage.count - head }
 
     @inlinable
-    package mutating func append(_ element: Element) {
-        storage.append(element)
+    package mutating func append(_ element: consuming Element) {
+        storage.append(consume element)
     }
 
     @inlinable

@@ -30,8 +30,10 @@ struct PagingPublication<Item: Sendable, Query: Sendable, Metadata: Sendable, Fa
     init(
         snapshot: PagingSnapshot<Item, Metadata, Failure>, itemsChange: ItemsChange?, previousItems: PagedItems<Item>,
         anchorRow: Int? = nil, laterPageError: PagingError<Failure>?, appliesPage: Bool, query: Query,
-        changesQuery: Bool
+        changesQuery: Bool, slotsChange: ItemsChange? = nil, previousPlaceholders: (before: Int, after: Int) = (0, 0)
     ) {
+        self.slotsChange = slotsChange
+        self.previousPlaceholders = previousPlaceholders
         self.snapshot = snapshot
         self.anchorRow = anchorRow
         self.itemsChange = itemsChange
