@@ -8,6 +8,10 @@ extension PagingEngine {
         @usableFromInline var isFlushing = false
         /// The latest staged publication: what every published value holds now.
         @usableFromInline var published: Publication
+        /// The box of ``copyForDerivedLists()``, made the first time.
+        @usableFromInline var derivedListsBox: PublicationBox<Item, Query, Metadata, Failure>?
+        /// Emptied boxes, to fill with the next publications (at most ``spareBoxLimit``).
+        @usableFromInline var spareBoxes: [PublicationBox<Item, Query, Metadata, Failure>] = []
         /// The published values made so far, by ``PublishedSlot``.
         @usableFromInline var values: [AnyObject?]
         /// What stages each value made so far.
@@ -28,13 +32,47 @@ extension PagingEngine {
             published = .initial(query: query)
             values = Array(repeating: nil, count: PublishedSlot.allCases.count)
         }
+
+        /// A box holding `publication`: an emptied one if there is one.
+        @inlinable
+        mutating func boxed(_ publication: consuming Publication) -> PublicationBox<Item, Query, Metadata, Failure> {
+            guard let spare = spareBoxes.popLast() else { return PublicationBox(consume publication) }
+            spare.fill(consume publication)
+            return spare
+        }
+
+        /// A copy of the latest staged publication, for the flusher to hand to the lists derived from this
+        /// paginator with no lock held; in a box of its own, which only the flusher uses.
+        @inlinable
+        mutating func copyForDerivedLists() -> PublicationBox<Item, Query, Metadata, Failure> {
+            guard let box = derivedListsBox else {
+                let made = PublicationBox(published)
+                derivedListsBox = made
+                return made
+            }
+            box.fill(published)
+            return box
+        }
+
+        /// Keeps the emptied `box` for a later publication, unless enough are kept already.
+        @inlinable
+        mutating func recycle(_ box: PublicationBox<Item, Query, Metadata, Failure>) {
+            if spareBoxes.count < Self.spareBoxLimit {
+                spareBoxes.append(box)
+            }
+        }
+
+        /// How many emptied boxes the outbox keeps: a burst of publications queued faster than they are
+        /// delivered allocates boxes, and all but these few go when it is over.
+        @inlinable
+        static var spareBoxLimit: Int { 4 }
     }
 
     /// What the flusher delivers: a publication to every property and signal, or a first-page outcome
     /// to the action that waits for it.
     @usableFromInline
     enum Delivery {
-        case publication(Publication)
+        case publication(PublicationBox<Item, Query, Metadata, Failure>)
         case outcome(@Sendable () -> Void)
     }
 
@@ -60,56 +98,63 @@ extension PagingEngine {
             return true
         }
         guard claimed else { return }
-        var retired: Publication?
+        // The publication the last one staged replaced, and once emptied (with no lock held), its box, handed
+        // back to the outbox in the next critical section.
+        var retired: PublicationBox<Item, Query, Metadata, Failure>?
+        var emptied: PublicationBox<Item, Query, Metadata, Failure>?
         // The lists derived from the publication just staged, and that publication, when there are any.
         var derived: [(id: Int, list: DerivedList)] = []
-        var current: Publication?
-        // The publication to compare before staging; kept out of `FlushStep` so that the common steps
-        // move no publication around.
-        var comparing: Publication?
+        var current: PublicationBox<Item, Query, Metadata, Failure>?
         while true {
             var step = outbox.withLock { box -> FlushStep in
-                // Switched over as it comes off the queue, so the publication is moved out, not copied.
+                if let emptied = emptied.take() {
+                    box.recycle(emptied)
+                }
                 switch box.deliveries.popFirst() {
                 case nil:
                     box.isFlushing = false
                     swap(&notifications, &box.spareNotifications)
                     return .done
-                case .publication(let publication)?:
+                case .publication(let next)?:
                     if identity != nil,
-                        publication.anchorRow != nil
-                            || (publication.itemsChange == .reloaded && !publication.previousItems.isEmpty)
+                        next.publication.anchorRow != nil
+                            || (next.publication.itemsChange == .reloaded
+                                && !next.publication.previousItems.isEmpty)
                     {
-                        comparing = consume publication
-                        return .compare
+                        return .compare(next)
                     }
-                    retired = stage(consume publication, into: &box, &notifications)
-                    if !box.derived.isEmpty { (derived, current) = (box.derived, box.published) }
+                    retired = stage(next, into: &box, &notifications)
+                    if !box.derived.isEmpty { (derived, current) = (box.derived, box.copyForDerivedLists()) }
                     return .notify
                 case .outcome(let report)?:
                     return .report(report)
                 }
             }
-            if case .compare = step, var publication = comparing.take(), let identity {
-                let (old, new) = (publication.previousItems, publication.snapshot.items)
+            if case .compare(let next) = step, let identity {
+                // The flusher's own until it is staged: changed in place with no lock held.
+                let (old, new) = (next.publication.previousItems, next.publication.snapshot.items)
                 if !old.isEmpty {
-                    publication.itemsChange = .difference(ItemsDifference(from: old, to: new, by: identity))
+                    next.publication.itemsChange = .difference(ItemsDifference(from: old, to: new, by: identity))
                 }
-                if let row = publication.anchorRow {
-                    publication.anchor = ItemsAnchor(from: row, in: old, to: new, by: identity)
+                if let row = next.publication.anchorRow {
+                    next.publication.anchor = ItemsAnchor(from: row, in: old, to: new, by: identity)
                 }
                 retired = outbox.withLock { box in
-                    defer { if !box.derived.isEmpty { (derived, current) = (box.derived, box.published) } }
-                    return stage(publication, into: &box, &notifications)
+                    defer {
+                        if !box.derived.isEmpty { (derived, current) = (box.derived, box.copyForDerivedLists()) }
+                    }
+                    return stage(next, into: &box, &notifications)
                 }
                 step = .notify
             }
             switch step {
             case .notify, .compare:
-                withExtendedLifetime(retired) {}
-                retired = nil
-                if let published = current.take() {
-                    deliverDerived(published, to: derived)
+                if let box = retired.take() {
+                    box.empty()
+                    emptied = box
+                }
+                if let copy = current.take() {
+                    deliverDerived(copy.take(), to: derived)
                     derived.removeAll()
                 }
                 for notification in notifications { notification() }
@@ -122,12 +167,18 @@ extension PagingEngine {
         }
     }
 
-    /// Stages `publication` into every published value; returns the publication it replaces.
+    /// Stages the publication in `next` into every published value and publishes it; returns `next`, holding
+    /// the publication it replaced.
+    ///
+    /// The new publication is moved out of its box first: the stagers then read both publications from
+    /// this critical section's own storage, which a call cannot change, so nothing is copied for them (read
+    /// in place from a box, each would be copied before each call, through its value witnesses).
     @inlinable
     func stage(
-        _ publication: consuming Publication, into box: inout Outbox, _ notifications: inout [StagedNotification]
-    ) -> Publication {
-        var publication = publication
+        _ next: PublicationBox<Item, Query, Metadata, Failure>, into box: inout Outbox,
+        _ notifications: inout [StagedNotification]
+    ) -> PublicationBox<Item, Query, Metadata, Failure> {
+        var publication = next.take()
         for stage in box.stagers {
             if let notification = stage(publication, box.published) {
                 notifications.append(notification)
@@ -135,14 +186,15 @@ extension PagingEngine {
         }
         swap(&box.published, &publication)
         box.publishedSerial &+= 1
-        return publication
+        next.fill(publication)
+        return next
     }
 
     @usableFromInline
     enum FlushStep {
         case notify
         /// Compare the publication the flusher took, then stage it.
-        case compare
+        case compare(PublicationBox<Item, Query, Metadata, Failure>)
         case report(@Sendable () -> Void)
         case done
     }

@@ -264,14 +264,13 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             if effects.publish {
                 var previousItems = PagedItems<Item>()
                 swap(&previousItems, &effects.previousItems)
-                // Made whole and moved into the queue: one set after it was made cost two more copies of
-                // it (an eighth of a page's instructions).
+                // Made whole and moved into its box: one set after it was made cost two more copies of it.
                 let publication = Publication(
                     snapshot: state.machine.snapshot, itemsChange: effects.itemsChange, previousItems: previousItems,
                     anchorRow: effects.anchor, laterPageError: effects.laterPageError,
                     appliesPage: effects.appliesPage, query: state.machine.query, changesQuery: effects.changesQuery,
                     slotsChange: effects.slotsChange, previousPlaceholders: effects.previousPlaceholders ?? (0, 0))
-                box.deliveries.append(.publication(consume publication))
+                box.deliveries.append(.publication(box.boxed(consume publication)))
             }
             for (settled, outcome) in effects.firstPageOutcomes {
                 for waiter in state.waiters.removeValue(forKey: settled) ?? [] {
