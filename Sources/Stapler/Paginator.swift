@@ -72,7 +72,8 @@ public final class Paginator<
     /// The loaded items, as a snapshot collection that shares storage with earlier snapshots.
     @inlinable
     public var items: Property<PagedItems<Item>> {
-        engine.property(.items, { $0.items }, skipping: { $0.isIdentical(to: $1) })
+        // Compared in the snapshots, so that a publication that keeps the items copies none to compare.
+        engine.property(.items, { $0.items }, skippingSnapshots: { $0.items.isIdentical(to: $1.items) })
     }
 
     /// How many pages of the current generation were applied.

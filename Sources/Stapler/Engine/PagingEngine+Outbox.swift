@@ -178,15 +178,19 @@ extension PagingEngine {
         _ next: PublicationBox<Item, Query, Metadata, Failure>, into box: inout Outbox,
         _ notifications: inout [StagedNotification]
     ) -> PublicationBox<Item, Query, Metadata, Failure> {
-        var publication = next.take()
+        let publication = next.take()
         for stage in box.stagers {
             if let notification = stage(publication, box.published) {
                 notifications.append(notification)
             }
         }
-        swap(&box.published, &publication)
+        // The replaced publication moves into the box, and the new one into its place: two moves, no copy.
+        withUnsafeMutablePointer(to: &box.published) { published in
+            next.address.moveInitialize(from: published, count: 1)
+            published.initialize(to: publication)
+        }
+        next.isFilled = true
         box.publishedSerial &+= 1
-        next.fill(publication)
         return next
     }
 
