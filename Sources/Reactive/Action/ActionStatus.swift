@@ -8,9 +8,9 @@
 /// `isExecuting`'s: an observer of `isExecuting` already reads the `isEnabled` that goes with it.
 ///
 /// Locks: a start holds `isExecuting`'s while it reads the condition (the check and the start are one
-/// step); a recomputation holds `isEnabled`'s while it reads `isExecuting`, but reads the condition with
-/// no lock held and checks it again afterwards, so user code that reads `isEnabled` inside the condition's
-/// `modify` cannot deadlock against it.
+/// step); a recomputation reads the condition and `isExecuting` with no lock held and checks both again
+/// after storing, so user code that reads `isEnabled` inside the condition's `modify` cannot deadlock
+/// against a start and a run's end on other threads.
 @usableFromInline
 final class ActionStatus: Sendable {
     @usableFromInline let executing: PropertyStorage<Bool>
@@ -69,31 +69,25 @@ final class ActionStatus: Sendable {
     }
 
     /// Recomputes `isEnabled` from the current values of the condition and `isExecuting`.
+    ///
+    /// Both are read with no lock held, and read again after storing: if either changed meanwhile, this
+    /// goes again. Each change runs its own recomputation after it, so whichever stores last has read the
+    /// latest values. Holding `isEnabled`'s lock while reading either would close a cycle of locks: a
+    /// start holds `isExecuting`'s while it reads the condition, and user code may read `isEnabled`
+    /// inside the condition's `modify`.
     @inlinable
     func refreshEnabled() {
-        guard let condition else {
-            enabled.transition { isEnabled in
-                let now = !executing.value
-                guard now != isEnabled else { return false }
-                isEnabled = now
-                return true
-            }
-            return
-        }
-        // The condition is read with no lock held; if it changed while this stored a value made from it,
-        // this goes again. The change's own recomputation may have run in between with the newer value,
-        // so whichever stores last has read the condition's latest value.
-        var holds = condition.value
+        var inputs = (holds: condition?.value ?? true, isRunning: executing.value)
         while true {
+            let now = inputs.holds && !inputs.isRunning
             enabled.transition { isEnabled in
-                let now = holds && !executing.value
                 guard now != isEnabled else { return false }
                 isEnabled = now
                 return true
             }
-            let holdsNow = condition.value
-            guard holdsNow != holds else { return }
-            holds = holdsNow
+            let current = (holds: condition?.value ?? true, isRunning: executing.value)
+            guard current != inputs else { return }
+            inputs = current
         }
     }
 }
