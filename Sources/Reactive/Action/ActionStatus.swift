@@ -64,7 +64,8 @@ final class ActionStatus: Sendable {
             executing.store(false)
             return .value(false)
         }
-        refreshEnabled()
+        // This run's end stored `false`: no need to read it back before the first recomputation.
+        refreshEnabled(isRunning: false)
         notifyExecuting?.run()
     }
 
@@ -75,9 +76,11 @@ final class ActionStatus: Sendable {
     /// latest values. Holding `isEnabled`'s lock while reading either would close a cycle of locks: a
     /// start holds `isExecuting`'s while it reads the condition, and user code may read `isEnabled`
     /// inside the condition's `modify`.
+    ///
+    /// - Parameter isRunning: The value of `isExecuting` the caller just stored, if it did.
     @inlinable
-    func refreshEnabled() {
-        var inputs = (holds: condition?.value ?? true, isRunning: executing.value)
+    func refreshEnabled(isRunning: Bool? = nil) {
+        var inputs = (holds: condition?.value ?? true, isRunning: isRunning ?? executing.value)
         while true {
             let now = inputs.holds && !inputs.isRunning
             enabled.transition { isEnabled in
