@@ -5,6 +5,9 @@
 /// then runs the returned notifications: an observer of one property already reads the new values of
 /// all the others. Observers may call back into the owner; the notifications of those calls queue
 /// behind the current ones.
+///
+/// Staging and running a notification are inlinable, so that an owner whose own code is inlined into its
+/// clients' modules stages and delivers with code specialised for their types.
 package enum PropertyGroup {
     /// Makes a property holding `initial` and its write handle.
     package static func makeProperty<Value: Sendable>(_ initial: Value) -> (Property<Value>, GroupedProperty<Value>) {

@@ -19,8 +19,8 @@ import Reactive
 /// someone asked for.
 ///
 /// The engine is specialised in the client's module (its methods are inlinable), so a paginator of
-/// concrete types runs no unspecialised generic code on its hot paths, except Reactive's property
-/// group, which it reaches through ``PropertyWriter`` and ``SignalWriter``.
+/// concrete types runs no unspecialised generic code on its hot paths: Reactive's property group, which it
+/// reaches through ``PropertyWriter`` and ``SignalWriter``, is inlinable too.
 @usableFromInline
 final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>:
     @unchecked Sendable
