@@ -97,6 +97,18 @@ def fmt(value, digits=1):
     return "n/a" if value is None else f"{value:,.{digits}f}"
 
 
+
+def per_value_table(results, scenario, operations, rows):
+    """Prints the ns per value of `rows` (scenario name, title), each beside `scenario`-ours ÷ it."""
+    print()
+    print(f"| {scenario} per value | ns | ours ÷ it |")
+    print("|---|--:|--:|")
+    ours = median(results, f"{scenario}-ours", "wallClock")
+    for name, title in rows:
+        microseconds = median(results, name, "wallClock")
+        print(f"| {title} | {fmt(microseconds * 1_000 / operations if microseconds else None, 2)} | "
+              f"{fmt(ours / microseconds if ours and microseconds else None, 1)}x |")
+
 def main():
     results = load_runs(sys.argv[1])
     print("| Scenario | ours ns/op | OpenCombine ns/op | floor ns/op | OpenCombine ÷ ours | ours ÷ floor "
@@ -116,32 +128,17 @@ def main():
               f"{fmt(times['floor'], 2)} | {fmt(peer_ratio, 2)}x | {fmt(floor_ratio, 1)}x | "
               f"{fmt(mallocs['ours'], 2)} | {fmt(mallocs['OpenCombine'], 2)} | {fmt(mallocs['floor'], 2)} |")
 
-    print()
-    print("| R1 per value | ns | ours ÷ it |")
-    print("|---|--:|--:|")
-    ours = median(results, "R1-ours", "wallClock")
-    for name, title in [
+    per_value_table(results, "R1", 10_000_000, [
         ("R1-floor", "a bare closure call (the floor)"),
         ("R1-atomicFloor", "the call between two compare-and-swaps (least for a lock-free send)"),
         ("R1-lockFloor", "the call inside one `pthread_mutex_t` round trip (least for a lock-based send)"),
         ("R1-ours", "ours: `Signal.pipe()`, one `observeValues`"),
-    ]:
-        microseconds = median(results, name, "wallClock")
-        print(f"| {title} | {fmt(microseconds * 1_000 / 10_000_000 if microseconds else None, 2)} | "
-              f"{fmt(ours / microseconds if ours and microseconds else None, 1)}x |")
-
-    print()
-    print("| R3 per value | ns | ours ÷ it |")
-    print("|---|--:|--:|")
-    ours = median(results, "R3-ours", "wallClock")
-    for name, title in [
+    ])
+    per_value_table(results, "R3", 5_000_000, [
         ("R3-floor", "the chain's closures called directly (the floor)"),
         ("R3-lockFloor", "the chain inside one `pthread_mutex_t` round trip (least for a lock-based chain)"),
         ("R3-ours", "ours: `map`, `filter`, `map`, `observeValues`"),
-    ]:
-        microseconds = median(results, name, "wallClock")
-        print(f"| {title} | {fmt(microseconds * 1_000 / 5_000_000 if microseconds else None, 2)} | "
-              f"{fmt(ours / microseconds if ours and microseconds else None, 1)}x |")
+    ])
 
     print()
     print("| P1: N items | time (ms) | ns per item | time ÷ time at 100k | × N | mallocs per page "

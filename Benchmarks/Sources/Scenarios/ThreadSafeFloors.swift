@@ -26,18 +26,15 @@ public func threadSafeFloorScenarios() -> [Scenario] {
         Scenario("R1-lockFloor", size: 10_000_000) { count, meter in
             let sink = Sink()
             let observer: (Int) -> Void = opaque { sink.take($0) }
-            let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-            mutex.initialize(to: pthread_mutex_t())
-            pthread_mutex_init(mutex, nil)
-            meter.start()
-            for value in 0..<count {
-                pthread_mutex_lock(mutex)
-                observer(value)
-                pthread_mutex_unlock(mutex)
+            withRawMutex { mutex in
+                meter.start()
+                for value in 0..<count {
+                    pthread_mutex_lock(mutex)
+                    observer(value)
+                    pthread_mutex_unlock(mutex)
+                }
+                meter.stop()
             }
-            meter.stop()
-            pthread_mutex_destroy(mutex)
-            mutex.deallocate()
             check(sink.total == triangle(count), "R1 lock floor delivered \(sink.total)")
         },
         Scenario("R3-lockFloor", size: 5_000_000) { count, meter in
@@ -46,21 +43,18 @@ public func threadSafeFloorScenarios() -> [Scenario] {
             let keeps = opaque(r3Keeps)
             let second = opaque(r3Second)
             let observer: (Int) -> Void = opaque { sink.take($0) }
-            let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-            mutex.initialize(to: pthread_mutex_t())
-            pthread_mutex_init(mutex, nil)
-            meter.start()
-            for value in 0..<count {
-                pthread_mutex_lock(mutex)
-                let mapped = first(value)
-                if keeps(mapped) {
-                    observer(second(mapped))
+            withRawMutex { mutex in
+                meter.start()
+                for value in 0..<count {
+                    pthread_mutex_lock(mutex)
+                    let mapped = first(value)
+                    if keeps(mapped) {
+                        observer(second(mapped))
+                    }
+                    pthread_mutex_unlock(mutex)
                 }
-                pthread_mutex_unlock(mutex)
+                meter.stop()
             }
-            meter.stop()
-            pthread_mutex_destroy(mutex)
-            mutex.deallocate()
             check(sink.total == r3Expected(count), "R3 lock floor delivered \(sink.total)")
         },
         Scenario("R1-atomicFloor", size: 10_000_000) { count, meter in
@@ -77,6 +71,17 @@ public func threadSafeFloorScenarios() -> [Scenario] {
             check(sink.total == triangle(count), "R1 atomic floor delivered \(sink.total)")
         },
     ]
+}
+
+/// Runs `body` with an initialised `pthread_mutex_t`, destroyed afterwards; the caller locks it itself, so
+/// a floor measures the bare calls.
+private func withRawMutex(_ body: (UnsafeMutablePointer<pthread_mutex_t>) -> Void) {
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+    body(mutex)
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
 }
 
 /// One atomic word that a sender claims before it delivers and gives back after.

@@ -120,8 +120,9 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
     /// If no delivery is running, the caller becomes the drainer and must call `PendingDrain.run()`
     /// on the returned drain, with no lock held; otherwise the event is queued for the running
     /// drainer and there is no drain to run. A value nobody observes, of a type with nothing to release
-    /// (`Bool`, a struct of integers), is delivered at once: there is no drain to run either. Staging several signals before running their drains lets
-    /// a group of properties change together: an observer of any of them already reads every new value.
+    /// (`Bool`, a struct of integers), is delivered at once: there is no drain to run either. Staging
+    /// several signals before running their drains lets a group of properties change together: an
+    /// observer of any of them already reads every new value.
     ///
     /// - Returns: Whether an event was accepted, and the drain the caller must run, if any.
     @inlinable

@@ -11,11 +11,12 @@ import Synchronization
 /// no-ops at the moment it was read.
 ///
 /// Reading costs one atomic load where `Synchronization.Atomic` is available (Linux, and Apple systems
-/// from macOS 15 / iOS 18, through one dynamic call), and one lock round trip on older Apple systems,
-/// so the platform floor stays at macOS 13 / iOS 16. Benchmarks/README.md has the figures (P2, P3, Linux, x86_64): a no-op call through the
-/// engine's lock costs about 290 instructions and 40 ns now that the engine is specialised in the client's
-/// module (it was 17,600 instructions and 1.4-2 µs while it ran as unspecialised generic code); through the
-/// inline atomic, under 1 ns and 8 instructions. The dynamic call on Apple systems was not measured.
+/// from macOS 15 / iOS 18, through one dynamic call), and one lock round trip on older Apple systems, so
+/// the platform floor stays at macOS 13 / iOS 16. Benchmarks/README.md has the figures (P2, P3, Linux,
+/// x86_64): a no-op call through the engine's lock costs about 290 instructions and 40 ns now that the
+/// engine is specialised in the client's module (it was 17,600 instructions and 1.4-2 µs while it ran as
+/// unspecialised generic code); through the inline atomic, under 1 ns and 8 instructions. The dynamic
+/// call on Apple systems was not measured.
 @usableFromInline
 final class PagingGate: Sendable {
     #if canImport(Darwin)
