@@ -73,7 +73,8 @@ while IFS=$'\t' read -r name what file find replace tests fuzz; do
 import os, sys
 path = sys.argv[1]
 text = open(path).read()
-find, replace = os.environ["FIND"], os.environ["REPLACE"]
+# `\n` in either stands for a line break, so that a mutant can name a line by the one before it.
+find, replace = (os.environ[name].replace("\\n", "\n") for name in ("FIND", "REPLACE"))
 if text.count(find) != 1:
     sys.exit(1)
 open(path, "w").write(text.replace(find, replace))

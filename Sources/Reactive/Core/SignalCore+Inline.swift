@@ -4,17 +4,27 @@ extension SignalCore {
     /// A derived signal's only sender is its upstream's delivery, which is already serialised, so it
     /// needs no queue and no drainer of its own: the upstream's drainer calls this from its callout to the
     /// derived signal's feed, at once. The lock is the upstream's (shared), so each recipient costs one
-    /// lock round trip, and the last one none: nothing can be queued here. Everything else is the same as
-    /// for any signal: the observers are those attached before the upstream accepted the event, each is
-    /// checked under the lock just before its callout (disposal wins), a send into the upstream from a
-    /// callout is queued behind the current delivery, and a handler detached during a callout is parked
-    /// and released by the upstream's drainer.
+    /// lock round trip, and the last one none: nothing can be queued here. A signal whose only observer is
+    /// the one it had for the last value takes no lock at all: it reads its ``SoleRecipient`` instead,
+    /// whose version changes with every change to the observer list. Everything else is the same as for
+    /// any signal: the observers are those attached before the upstream accepted the event, each is
+    /// checked just before its callout (disposal wins), a send into the upstream from a callout is queued
+    /// behind the current delivery, and a handler detached during a callout is parked and released by the
+    /// upstream's drainer.
     ///
     /// Call only from the callout of the observation that feeds this signal, with no lock held.
     @inlinable
     func deliverInline(_ event: Event) {
         guard !event.isTerminating else {
             deliverInlineTerminal(event)
+            return
+        }
+        // The usual case: one observer, the same as for the last value, reached with no lock taken.
+        if let handler = soleRecipient?._withUnsafeGuaranteedRef({ $0.current }) {
+            #if STAPLER_INTERNAL_CHECKS
+                checkSoleRecipient(handler)
+            #endif
+            Self.typed(handler)._withUnsafeGuaranteedRef { $0.send(event) }
             return
         }
         var sequence: UInt64 = 0
@@ -26,6 +36,10 @@ extension SignalCore {
             list.rewind()
             recipient = list.nextValueRecipient(sequence: sequence)
             hasMore = list.cursor < list.entries.count
+            // Remembered only when it is the only entry and receives this value: every later value of the
+            // domain has a later number, so it receives those too while the list stays as it is.
+            let only = list.entries.count == 1 ? recipient : nil
+            soleRecipient?._withUnsafeGuaranteedRef { $0.remember(only) }
         }
         while let handler = recipient {
             Self.typed(handler)._withUnsafeGuaranteedRef { $0.send(event) }
@@ -54,6 +68,7 @@ extension SignalCore {
         let isLive = domain.withLock { _ -> Bool in
             guard list.isAlive else { return false }
             machine.markTerminating(with: event, sequence: sequence, list: &list)
+            listChanged()
             list.rewind()
             return true
         }
@@ -80,4 +95,20 @@ extension SignalCore {
         withExtendedLifetime(retired) {}
         endLifetime()
     }
+
+    #if STAPLER_INTERNAL_CHECKS
+        /// Checks, under the lock, that the observer list really is what ``soleRecipient`` remembers,
+        /// unless it changed since the unlocked read (another thread attached or detached meanwhile).
+        @usableFromInline
+        func checkSoleRecipient(_ handler: Unmanaged<AnyObject>) {
+            domain.withLock { _ in
+                guard soleRecipient?.takeUnretainedValue().current != nil else { return }
+                precondition(list.isAlive, "a remembered recipient outlived its signal")
+                precondition(
+                    list.entries.count == 1 && list.entries[0].isActive
+                        && list.entries[0].handler.map { $0 === handler.takeUnretainedValue() } == true,
+                    "a derived signal's observer list changed without forgetting its remembered recipient")
+            }
+        }
+    #endif
 }

@@ -38,10 +38,12 @@ extension SignalCore {
                 } else {
                     entry.firstSequence = sequence
                     list.entries.append(entry)
+                    listChanged()
                 }
             case .alive:
                 entry.firstSequence = state.sequence &+ 1
                 list.entries.append(entry)
+                listChanged()
                 if let event = initialEvent(),
                     case .deliver(let sequence) = machine.accept(event, for: entry, list: &list, domain: &state)
                 {

@@ -49,6 +49,12 @@ class SignalCoreBase: @unchecked Sendable {
     /// The lifetime of a signal that is not derived; see ``lifetime``.
     @usableFromInline final let ownLifetime: Lifetime?
 
+    /// The only observer of a derived signal, remembered by the drainer (`nil` for any other signal).
+    ///
+    /// Retained by the core and released in its `deinit`: reached through `Unmanaged`, the inline
+    /// delivery reads it with no reference counting.
+    @usableFromInline final let soleRecipient: Unmanaged<SoleRecipient>?
+
     /// Makes the core of a signal that accepts events itself, with a lock of its own.
     @inlinable
     init(hasOutput: Bool, isRun: Bool) {
@@ -56,6 +62,7 @@ class SignalCoreBase: @unchecked Sendable {
         list = ObserverList(hasOutput: hasOutput)
         self.isRun = isRun
         ownLifetime = Lifetime(ender: CompositeDisposable())
+        soleRecipient = nil
     }
 
     /// Makes the core of a signal derived from `upstream`: it shares `upstream`'s lock and delivery
@@ -66,6 +73,20 @@ class SignalCoreBase: @unchecked Sendable {
         list = ObserverList(hasOutput: true)
         isRun = false
         ownLifetime = nil
+        soleRecipient = .passRetained(SoleRecipient())
+    }
+
+    deinit {
+        soleRecipient?.release()
+    }
+
+    /// Records a change to `list`'s observers or phase: a derived signal forgets its remembered
+    /// observer (see ``SoleRecipient``).
+    ///
+    /// Call under the lock, after every such change.
+    @inlinable
+    final func listChanged() {
+        soleRecipient?._withUnsafeGuaranteedRef { $0.listChanged() }
     }
 
     /// Ends when the signal terminates or tears down; the signal's resources hang from it.
@@ -95,6 +116,9 @@ class SignalCoreBase: @unchecked Sendable {
         var retired: ContiguousArray<ObserverEntry> = []
         let (released, tearsDown) = domain.withLock { delivery -> (AnyObject?, Bool) in
             guard entry.isActive else { return (nil, false) }
+            // Anywhere in the critical section will do: bumped before the removal, it leaves the released
+            // handler's lifetime alone.
+            listChanged()
             var released = list.remove(entry)
             if let handler = released, delivery.isDraining {
                 // A callout may be running this handler unretained: the drainer releases it.
@@ -123,6 +147,7 @@ class SignalCoreBase: @unchecked Sendable {
             list.hasOutput = false
             guard list.isUnreachable(isRun: isRun) else { return false }
             retired = list.terminate()
+            listChanged()
             return true
         }
         withExtendedLifetime(retired) {}
