@@ -128,6 +128,66 @@ struct ActionStatusTests {
         }
     }
 
+    @Test("R13: a run starting while another thread reads isExecuting inside the condition's modify: no deadlock")
+    func R13_runStartsWhileTheConditionIsModified() {
+        let on = MutableProperty(true)
+        let server = ManualServer<Int, Int, Never>()
+        let action = Action<Int, Int, Never>(enabledIf: Property(on)) { server.producer($0) }
+        let holdsTheCondition = DispatchSemaphore(value: 0)
+        let seenInside = Locked<Bool?>(nil)
+        let finished = finishesWithin(seconds: 20) {
+            let starter = Thread {
+                holdsTheCondition.wait()
+                // Starts a run: it reads the condition while the other thread holds the condition's lock.
+                action.apply(1).start()
+            }
+            starter.start()
+            on.modify { value in
+                holdsTheCondition.signal()
+                // Long enough for the start to reach the condition's lock.
+                usleep(50_000)
+                seenInside.value = action.isExecuting.value
+                value = true
+            }
+        }
+        #expect(finished, "deadlock between the condition's lock and isExecuting's")
+        // Reading the properties after a deadlock would block this thread too: only then.
+        if finished {
+            // The start waited for the condition: it had not stored isExecuting yet.
+            #expect(seenInside.value == false)
+            #expect(eventually { action.isExecuting.value && !action.isEnabled.value })
+            // The run's work starts on the starter's thread after isExecuting was stored.
+            #expect(eventually { server.last != nil })
+            server.last?.succeed(1)
+            #expect(eventually { !action.isExecuting.value && action.isEnabled.value })
+        }
+    }
+
+    @Test("R13: 2 threads apply while 1 reads isExecuting and isEnabled inside the condition's modify: no deadlock")
+    func R13_startsRaceReadsInsideTheConditionsModify() {
+        let on = MutableProperty(true)
+        let action = Action<Int, Int, Never>(enabledIf: Property(on)) { SignalProducer(value: $0) }
+        let runs = Locked(0)
+        action.values.observeValues { _ in runs.increment(by: 1) }
+        let finished = finishesWithin(seconds: 60) {
+            raceFromBarrier(threads: 3) { thread in
+                for index in 0..<2_000 {
+                    if thread == 0 {
+                        on.modify { $0 = action.isExecuting.value || action.isEnabled.value || index % 2 == 0 }
+                    } else {
+                        action.apply(index).start()
+                    }
+                }
+            }
+        }
+        #expect(finished, "deadlock between the condition's lock and the action's")
+        if finished {
+            #expect(runs.value > 0)
+            #expect(!action.isExecuting.value)
+            #expect(action.isEnabled.value == on.value)
+        }
+    }
+
     @Test("R13: reading isEnabled inside the condition's modify while runs end on other threads does not deadlock")
     func R13_isEnabledReadInsideTheConditionsModify() {
         let on = MutableProperty(true)

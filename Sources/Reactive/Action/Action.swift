@@ -20,8 +20,9 @@
 public final class Action<Input: Sendable, Output: Sendable, Error: Swift.Error>: Sendable {
     /// Reads the enabling condition and, if it holds, returns how to make the work of a run.
     ///
-    /// Called under the lock of `executing`, so the check and the start are one atomic step: it only
-    /// reads a property (no user code), and the work is made after unlocking.
+    /// Called under the action's admission lock (under `executing`'s for an action with no condition), so
+    /// the check and the start are one atomic step: it only reads a property (no user code), and the work
+    /// is made after unlocking.
     ///
     /// Internal rather than private, like the stored properties below, so that `apply(_:)` can be
     /// inlined and specialized in the caller's module: run as generic code inside Reactive, an execution

@@ -7,10 +7,14 @@
 /// only when it changes. As when it was derived from `isExecuting`, its change is notified before
 /// `isExecuting`'s: an observer of `isExecuting` already reads the `isEnabled` that goes with it.
 ///
-/// Locks: a start holds `isExecuting`'s while it reads the condition (the check and the start are one
-/// step); a recomputation reads the condition and `isExecuting` with no lock held and checks both again
-/// after storing, so user code that reads `isEnabled` inside the condition's `modify` cannot deadlock
-/// against a start and a run's end on other threads.
+/// Locks: user code may hold the condition's lock (inside its `modify`) and read `isExecuting` or
+/// `isEnabled` there, so neither of their locks is ever held while the condition is read. A start reads
+/// the condition under the action's own admission lock, which no user code ever holds, and stores
+/// `isExecuting` under it too, so the check and the start are one step (`admission → condition`,
+/// `admission → isExecuting`, and the user's `condition → isExecuting`: no cycle). A recomputation of
+/// `isEnabled` reads the condition and `isExecuting` with no lock held and checks both again after
+/// storing. An action with no condition has no admission lock: its start reads nothing user code can
+/// hold, and checks and stores under `isExecuting`'s lock alone.
 @usableFromInline
 final class ActionStatus: Sendable {
     @usableFromInline let executing: PropertyStorage<Bool>
@@ -18,11 +22,14 @@ final class ActionStatus: Sendable {
     /// The `enabledIf` property the action was made with; `nil` for an action enabled whenever no run
     /// is in progress.
     @usableFromInline let condition: Property<Bool>?
+    /// Orders the starts and ends of the runs of an action with a condition; `nil` without one.
+    @usableFromInline let admission: LockedState<Void>?
 
     init(condition: Property<Bool>?) {
         self.condition = condition
         executing = PropertyStorage(false)
         enabled = PropertyStorage(condition?.value ?? true)
+        admission = condition == nil ? nil : LockedState()
     }
 
     /// Follows the condition until the returned disposable is disposed (when the action is released);
@@ -33,18 +40,31 @@ final class ActionStatus: Sendable {
         condition?.storage.observeCurrentAndChanges(valuesTo: { [self] _ in refreshEnabled() })
     }
 
-    /// Marks a run started if none is in progress and `admit` accepts it; `admit` runs under the lock of
-    /// `isExecuting`, so the check and the start are one atomic step.
+    /// Marks a run started if none is in progress and `admit` accepts it; the check and the start are
+    /// one atomic step.
+    ///
+    /// `admit` reads the condition: it runs under the admission lock, never under `isExecuting`'s (see
+    /// the type's comment), and only when no run is in progress.
     ///
     /// - Returns: What `admit` returned, or `nil` if a run is in progress or `admit` refused.
     @inlinable
     func start<Admitted>(_ admit: () -> Admitted?) -> Admitted? {
         var admitted: Admitted?
-        let (_, notifyExecuting) = executing.core.stage {
-            guard !executing.current, let made = admit() else { return nil }
-            admitted = made
-            executing.store(true)
-            return .value(true)
+        var notifyExecuting: SignalCore<Bool, Never>.PendingDrain?
+        if let admission {
+            admission.withLock { _ in
+                // Every store to `isExecuting` happens under the admission lock: a read here is current.
+                guard !executing.value, let made = admit() else { return }
+                admitted = made
+                notifyExecuting = stageExecuting(true)
+            }
+        } else {
+            (_, notifyExecuting) = executing.core.stage {
+                guard !executing.current, let made = admit() else { return nil }
+                admitted = made
+                executing.store(true)
+                return .value(true)
+            }
         }
         guard let admitted else { return nil }
         // A run in progress disables the action whatever the condition says: nothing to read.
@@ -60,22 +80,33 @@ final class ActionStatus: Sendable {
     /// Marks the run in progress ended.
     @inlinable
     func finish() {
-        let (_, notifyExecuting) = executing.core.stage {
-            executing.store(false)
-            return .value(false)
-        }
+        let notifyExecuting =
+            if let admission {
+                admission.withLock { _ in stageExecuting(false) }
+            } else {
+                stageExecuting(false)
+            }
         // This run's end stored `false`: no need to read it back before the first recomputation.
         refreshEnabled(isRunning: false)
         notifyExecuting?.run()
+    }
+
+    /// Stores `isRunning` in `isExecuting` and stages its notification, which the caller runs with no
+    /// lock held.
+    @inlinable
+    func stageExecuting(_ isRunning: Bool) -> SignalCore<Bool, Never>.PendingDrain? {
+        executing.core.stage {
+            executing.store(isRunning)
+            return .value(isRunning)
+        }.drain
     }
 
     /// Recomputes `isEnabled` from the current values of the condition and `isExecuting`.
     ///
     /// Both are read with no lock held, and read again after storing: if either changed meanwhile, this
     /// goes again. Each change runs its own recomputation after it, so whichever stores last has read the
-    /// latest values. Holding `isEnabled`'s lock while reading either would close a cycle of locks: a
-    /// start holds `isExecuting`'s while it reads the condition, and user code may read `isEnabled`
-    /// inside the condition's `modify`.
+    /// latest values. Holding `isEnabled`'s lock while reading the condition would close a cycle of
+    /// locks with user code that reads `isEnabled` inside the condition's `modify`.
     ///
     /// - Parameter isRunning: The value of `isExecuting` the caller just stored, if it did.
     @inlinable
