@@ -30,7 +30,8 @@ final class SoleRecipient: @unchecked Sendable {
         // Linux always has `Atomic`: keep the counter inline, with no dynamic dispatch.
         @usableFromInline let version = Atomic<UInt64>(0)
     #endif
-    // Only the domain's drainer reads and writes these (see the type's comment).
+    // Guarded by the domain's drainer role, not by a lock of their own: only the thread delivering reads
+    // or writes them, and the role passes from thread to thread through the domain's lock.
     @exclusivity(unchecked) @usableFromInline var handler: Unmanaged<AnyObject>?
     @exclusivity(unchecked) @usableFromInline var checkedVersion: UInt64 = 0
 
