@@ -43,29 +43,25 @@ final class ActionStatus: Sendable {
     /// Marks a run started if none is in progress and `admit` accepts it; the check and the start are
     /// one atomic step.
     ///
-    /// `admit` reads the condition: it runs under the admission lock, never under `isExecuting`'s (see
-    /// the type's comment), and only when no run is in progress.
+    /// `admit` reads the condition: with one, it runs under the admission lock before `isExecuting`'s is
+    /// taken, never under it (see the type's comment); with none, it runs under `isExecuting`'s lock, and
+    /// only when no run is in progress.
     ///
     /// - Returns: What `admit` returned, or `nil` if a run is in progress or `admit` refused.
     @inlinable
     func start<Admitted>(_ admit: () -> Admitted?) -> Admitted? {
-        var admitted: Admitted?
-        var notifyExecuting: SignalCore<Bool, Never>.PendingDrain?
+        let started: (admitted: Admitted?, notify: SignalCore<Bool, Never>.PendingDrain?)
         if let admission {
-            admission.withLock { _ in
-                // Every store to `isExecuting` happens under the admission lock: a read here is current.
-                guard !executing.value, let made = admit() else { return }
-                admitted = made
-                notifyExecuting = stageExecuting(true)
+            started = admission.withLock { _ in
+                // Every start and end holds the admission lock: no run starts or ends between reading
+                // the condition and checking `isExecuting`.
+                guard let made = admit() else { return (nil, nil) }
+                return markStarted { made }
             }
         } else {
-            (_, notifyExecuting) = executing.core.stage {
-                guard !executing.current, let made = admit() else { return nil }
-                admitted = made
-                executing.store(true)
-                return .value(true)
-            }
+            started = markStarted(admit)
         }
+        let (admitted, notifyExecuting) = started
         guard let admitted else { return nil }
         // A run in progress disables the action whatever the condition says: nothing to read.
         enabled.transition { isEnabled in
@@ -89,6 +85,26 @@ final class ActionStatus: Sendable {
         // This run's end stored `false`: no need to read it back before the first recomputation.
         refreshEnabled(isRunning: false)
         notifyExecuting?.run()
+    }
+
+    /// Stores `true` in `isExecuting` if no run is in progress and `admit` accepts the start, in one
+    /// critical section of `isExecuting`'s lock, and stages its notification, which the caller runs with
+    /// no lock held.
+    ///
+    /// - Returns: What `admit` returned, or `nil` if a run is in progress or `admit` refused; and the
+    ///   staged notification, if any.
+    @inlinable
+    func markStarted<Admitted>(
+        _ admit: () -> Admitted?
+    ) -> (admitted: Admitted?, notify: SignalCore<Bool, Never>.PendingDrain?) {
+        var admitted: Admitted?
+        let (_, notify) = executing.core.stage {
+            guard !executing.current, let made = admit() else { return nil }
+            admitted = made
+            executing.store(true)
+            return .value(true)
+        }
+        return (admitted, notify)
     }
 
     /// Stores `isRunning` in `isExecuting` and stages its notification, which the caller runs with no
