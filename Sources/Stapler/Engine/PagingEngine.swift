@@ -48,6 +48,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     /// The timeout, no-progress and retry policies.
     @usableFromInline let policy: PagingPolicy
     @usableFromInline let deliveryScheduler: (any Scheduler)?
+    /// Whether publications are delivered on the thread that made them (no ``deliveryScheduler``): read
+    /// on every transition, where binding the optional scheduler would copy and destroy an existential.
+    @usableFromInline let deliversInline: Bool
 
     /// What the no-op-able calls may skip without taking the lock.
     @usableFromInline let gate = PagingGate()
@@ -114,6 +117,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         self.source = source
         self.identity = identity
         self.deliveryScheduler = deliveryScheduler
+        deliversInline = deliveryScheduler == nil
         self.policy = policy
         preloadsUnderTheLock = bound != nil || placeholders
         cacheKey = queryCache?.key
@@ -215,7 +219,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                     if let replaced = state.loads[direction], replaced.ticket != disposed[direction]?.ticket {
                         disposed[direction] = replaced
                     }
-                    state.loads[direction] = (load.ticket, nil, nil)
+                    state.loads[direction] = RunningLoads.Entry(ticket: load.ticket)
                     if started.0 == nil { started.0 = load } else { started.1 = load }
                     if let waiting = state.retryWaiters.removeValue(forKey: direction) {
                         state.edgeWaiters[load.ticket, default: []].append(contentsOf: waiting)
@@ -226,12 +230,12 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             return generation
         }
         if delivers {
-            if let deliveryScheduler {
+            if deliversInline {
+                flush()
+            } else if let deliveryScheduler {
                 // Weakly: work waiting on the scheduler must not keep a released paginator's engine (and so
                 // its loads in flight) alive; notifications of a released paginator are dropped.
                 deliveryScheduler.schedule { [weak self] in self?.flush() }
-            } else {
-                flush()
             }
         }
         disposed.disposeAll()
@@ -266,7 +270,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                 swap(&previousItems, &effects.previousItems)
                 // Made whole and moved into its box: one set after it was made cost two more copies of it.
                 let publication = Publication(
-                    snapshot: state.machine.snapshot, itemsChange: effects.itemsChange, previousItems: previousItems,
+                    snapshot: state.machine.snapshot, itemsChange: effects.itemsChange,
+                    previousItems: consume previousItems,
                     anchorRow: effects.anchor, laterPageError: effects.laterPageError,
                     appliesPage: effects.appliesPage, query: state.machine.query, changesQuery: effects.changesQuery,
                     slotsChange: effects.slotsChange, previousPlaceholders: effects.previousPlaceholders ?? (0, 0))
@@ -366,6 +371,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         case .failed(let error):
             send { $0.receiveFailed(ticket: ticket, error: error) }
         case .completed:
+            // A producer completes after its page too. That completion finds its load answered: checked
+            // here, it costs one lock round trip instead of a transition the machine would reject.
+            guard state.withLock({ $0.machine.direction(of: ticket) != nil }) else { return }
             send { $0.receiveFailed(ticket: ticket, error: .noPage) }
         case .interrupted:
             send { $0.receiveInterrupted(ticket: ticket) }

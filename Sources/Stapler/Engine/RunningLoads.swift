@@ -4,7 +4,22 @@ import Reactive
 /// disposable.
 @usableFromInline
 struct RunningLoads {
-    @usableFromInline typealias Entry = (ticket: UInt64, disposable: (any Disposable)?, timer: (any Disposable)?)
+    /// A load started: its ticket and, once its start returned, its disposable and its timeout's timer.
+    ///
+    /// A struct rather than a tuple: the engine destroys a `RunningLoads` after every transition, and a
+    /// struct's destroy is compiled code where a tuple's goes through the runtime's generic witness.
+    @usableFromInline
+    struct Entry {
+        @usableFromInline let ticket: UInt64
+        @usableFromInline var disposable: (any Disposable)?
+        @usableFromInline var timer: (any Disposable)?
+
+        @inlinable
+        init(ticket: UInt64) {
+            self.ticket = ticket
+        }
+    }
+
     @usableFromInline var refresh: Entry?
     @usableFromInline var prepend: Entry?
     @usableFromInline var append: Entry?

@@ -53,6 +53,13 @@ extension PagingMachine {
     mutating func updatePlaceholders(_ effects: inout Effects) {
         let old = effects.previousPlaceholders ?? (snapshot.placeholdersBefore, snapshot.placeholdersAfter)
         effects.previousPlaceholders = old
+        if !placeholders, old.before == 0, old.after == 0, snapshot.placeholdersBefore == 0,
+            snapshot.placeholdersAfter == 0
+        {
+            // No placeholders before or after: the slots are the items, and change as they do.
+            effects.slotsChange = effects.itemsChange
+            return
+        }
         var (before, after) = (0, 0)
         // A position or total past `slotLimit` (from a server or a saved list) shows no placeholders: the
         // counts could overflow, and no list is that long.
