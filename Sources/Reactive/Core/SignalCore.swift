@@ -26,6 +26,9 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
 
     // Guarded by `domain`'s lock.
     @exclusivity(unchecked) @usableFromInline var machine = Machine()
+    // Owned by the drainer role: set under `domain`'s lock by the staging that makes its caller the drainer,
+    // taken by that caller's `runStaged()`; no other thread touches it in between.
+    @exclusivity(unchecked) @usableFromInline var staged: Delivery?
 
     @inlinable
     override init(hasOutput: Bool = true, isRun: Bool = false) {
@@ -127,7 +130,21 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
     /// - Returns: Whether an event was accepted, and the drain the caller must run, if any.
     @inlinable
     func stage(_ makeEvent: () throws -> Event?) rethrows -> (accepted: Bool, drain: PendingDrain?) {
-        var drain: PendingDrain?
+        let (accepted, drains) = try stageKeepingDrain(makeEvent)
+        guard drains, let first = staged.take() else { return (accepted, nil) }
+        return (accepted, PendingDrain(core: self, first: first))
+    }
+
+    /// ``stage(_:)``, keeping the drain on the signal: when it returns that the caller became the drainer,
+    /// the caller must call ``runStaged()`` with no lock held.
+    ///
+    /// A drain kept here costs nothing to hand around (a ``SignalDrain`` holds the signal and a function with
+    /// no context), where a drain captured in a closure costs an allocation per staged event.
+    ///
+    /// - Returns: Whether an event was accepted, and whether the caller became the drainer.
+    @inlinable
+    func stageKeepingDrain(_ makeEvent: () throws -> Event?) rethrows -> (accepted: Bool, drains: Bool) {
+        var drains = false
         let accepted = try domain.withLock { state -> Bool in
             guard let event = try makeEvent() else { return false }
             switch machine.accept(event, for: nil, list: &list, domain: &state) {
@@ -147,11 +164,21 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
                     _ = machine.next(domain: &state)
                     return true
                 }
-                drain = PendingDrain(core: self, first: Delivery(event: event, sequence: sequence, target: nil))
+                staged = Delivery(event: event, sequence: sequence, target: nil)
+                drains = true
                 return true
             }
         }
-        return (accepted, drain)
+        return (accepted, drains)
+    }
+
+    /// Delivers the event a ``stageKeepingDrain(_:)`` left to its caller, and everything queued behind it.
+    ///
+    /// Only that caller calls it, once, with no lock held.
+    @inlinable
+    func runStaged() {
+        guard let first = staged.take() else { return }
+        drain(first, isBegun: false)
     }
 
     /// A delivery that was staged and must now be run by the thread that staged it.

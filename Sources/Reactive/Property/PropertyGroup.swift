@@ -32,11 +32,12 @@ package struct GroupedProperty<Value: Sendable>: Sendable {
     ///   will deliver it.
     @inlinable
     package func stage(_ value: Value) -> SignalDrain? {
-        let (_, drain) = storage.core.stage {
+        let core = storage.core
+        let (_, drains) = core.stageKeepingDrain {
             storage.store(value)
             return .value(value)
         }
-        return drain.map(SignalDrain.init)
+        return drains ? SignalDrain(keptOn: core) : nil
     }
 
     /// The current value.
@@ -46,11 +47,16 @@ package struct GroupedProperty<Value: Sendable>: Sendable {
 /// A staged notification; see `GroupedProperty.stage(_:)`.
 @usableFromInline
 package struct SignalDrain: Sendable {
-    @usableFromInline let run: @Sendable () -> Void
+    @usableFromInline let core: SignalCoreBase
+    /// Runs the drain kept on `core`: a function of the signal's type that captures nothing, so making a
+    /// drain allocates nothing.
+    @usableFromInline let run: @Sendable (SignalCoreBase) -> Void
 
+    /// The drain that `core.stageKeepingDrain(_:)` kept on `core`.
     @inlinable
-    init<Value, Error>(_ drain: SignalCore<Value, Error>.PendingDrain) {
-        run = { drain.run() }
+    init<Value, Error>(keptOn core: SignalCore<Value, Error>) {
+        self.core = core
+        run = { unsafeDowncast($0, to: SignalCore<Value, Error>.self).runStaged() }
     }
 
     /// Delivers the staged notification and any queued behind it.
@@ -58,7 +64,7 @@ package struct SignalDrain: Sendable {
     /// Call it with no lock held.
     @inlinable
     package func callAsFunction() {
-        run()
+        run(core)
     }
 }
 
@@ -82,7 +88,7 @@ package struct StagedSignalInput<Value: Sendable>: Sendable {
     /// Accepts `value` now; returns the notification to run with no lock held, if any.
     @inlinable
     package func stage(_ value: Value) -> SignalDrain? {
-        core.stage { .value(value) }.drain.map(SignalDrain.init)
+        core.stageKeepingDrain { .value(value) }.drains ? SignalDrain(keptOn: core) : nil
     }
 
     /// Completes the signal.
