@@ -221,7 +221,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                     }
                     state.loads[direction] = RunningLoads.Entry(ticket: load.ticket)
                     if started.0 == nil { started.0 = load } else { started.1 = load }
-                    if let waiting = state.retryWaiters.removeValue(forKey: direction) {
+                    if !state.retryWaiters.isEmpty, let waiting = state.retryWaiters.removeValue(forKey: direction) {
                         state.edgeWaiters[load.ticket, default: []].append(contentsOf: waiting)
                     }
                     receiver = pageReceiver(in: &state)
@@ -354,8 +354,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @inlinable
     func pageReceiver(in state: inout State) -> PageSink<Item, Key, Metadata, Failure>.Receiver {
         if let made = state.pageReceiver { return made }
-        let made: PageSink<Item, Key, Metadata, Failure>.Receiver = { [weak self] event, ticket in
-            self?.receive(event, from: ticket)
+        let engine = WeakReference(self)
+        let made: PageSink<Item, Key, Metadata, Failure>.Receiver = { event, ticket in
+            engine.object?.receive(event, from: ticket)
         }
         state.pageReceiver = made
         return made
@@ -363,8 +364,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
     /// Turns an event of the load with `ticket` into a machine input.
     @inlinable
-    func receive(_ event: PageEvent, from ticket: UInt64) {
-        switch event {
+    func receive(_ event: consuming PageEvent, from ticket: UInt64) {
+        switch consume event {
         case .value(let page):
             let identities = identity.map { identify in page.items.map(identify) }
             send { $0.receiveLoaded(ticket: ticket, page: page, identities: identities) }

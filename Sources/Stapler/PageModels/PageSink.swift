@@ -14,7 +14,7 @@ struct PageSink<Item: Sendable, Key: Sendable, Metadata: Sendable, Failure: Erro
     /// An event of a load, as the engine takes it.
     @usableFromInline typealias Event = Signal<Page<Item, Key, Metadata>, PagingError<Failure>>.Event
     /// Takes an event of the load with the given ticket; does nothing once the paginator is released.
-    @usableFromInline typealias Receiver = @Sendable (_ event: Event, _ ticket: UInt64) -> Void
+    @usableFromInline typealias Receiver = @Sendable (_ event: consuming Event, _ ticket: UInt64) -> Void
 
     @usableFromInline let receiver: Receiver
     @usableFromInline let ticket: UInt64
@@ -26,8 +26,10 @@ struct PageSink<Item: Sendable, Key: Sendable, Metadata: Sendable, Failure: Erro
     }
 
     /// Hands an event of the load to the receiver.
+    ///
+    /// The event is consumed on its way to the engine: a page is moved, never copied.
     @inlinable
-    func send(_ event: Event) {
+    func send(_ event: consuming Event) {
         receiver(event, ticket)
     }
 }
