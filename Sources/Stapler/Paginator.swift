@@ -72,8 +72,7 @@ public final class Paginator<
     /// The loaded items, as a snapshot collection that shares storage with earlier snapshots.
     @inlinable
     public var items: Property<PagedItems<Item>> {
-        // Compared in the snapshots, so that a publication that keeps the items copies none to compare.
-        engine.property(.items, { $0.items }, skippingSnapshots: { $0.items.isIdentical(to: $1.items) })
+        engine.itemsProperty
     }
 
     /// How many pages of the current generation were applied.

@@ -9,30 +9,45 @@ package struct FIFOQueue<Element> {
     @inlinable
     package init() {}
 
+    /// The slots: those in `head..<end` hold the queued elements, in order; every other slot is empty.
     @usableFromInline var storage: [Element?] = []
     @usableFromInline var head = 0
+    @usableFromInline var end = 0
 
     @inlinable
-    package var isEmpty: Bool { head == storage.count }
+    package var isEmpty: Bool { head == end }
 
     @inlinable
-    package var count: Int { storage.count - head }
+    package var count: Int { end - head }
 
     @inlinable
     package mutating func append(_ element: consuming Element) {
-        storage.append(consume element)
+        if end < storage.count {
+            storage[end] = consume element
+        } else {
+            storage.append(consume element)
+        }
+        end += 1
     }
 
+    /// Moves the first element out.
+    ///
+    /// A queue that empties starts again at its first slot, and one that is more than half consumed moves
+    /// its elements to the front; slots are never removed (emptying an array of slots through the
+    /// standard library costs a generic range replacement each time).
     @inlinable
     package mutating func popFirst() -> Element? {
-        guard head < storage.count else { return nil }
+        guard head < end else { return nil }
         let element = storage[head].take()
         head += 1
-        if head == storage.count {
-            storage.removeAll(keepingCapacity: true)
+        if head == end {
             head = 0
-        } else if head > 64 && head * 2 > storage.count {
-            storage.removeFirst(head)
+            end = 0
+        } else if head > 64 && head * 2 > end {
+            for index in head..<end {
+                storage[index - head] = storage[index].take()
+            }
+            end -= head
             head = 0
         }
         return element
@@ -42,5 +57,6 @@ package struct FIFOQueue<Element> {
     package mutating func removeAll() {
         storage.removeAll()
         head = 0
+        end = 0
     }
 }

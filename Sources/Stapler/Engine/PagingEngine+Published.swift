@@ -83,6 +83,24 @@ extension PagingEngine {
         }
     }
 
+    /// The property holding the loaded items, changing with every publication whose items are not the
+    /// same storage as the previous publication's.
+    ///
+    /// The items change with most publications that matter, so this stager compares and projects them
+    /// inline: through the generic ``property(_:_:skippingSnapshots:)`` each publication would pay two
+    /// closure calls, each handed its own bitwise copy of both snapshots.
+    @inlinable
+    var itemsProperty: Property<PagedItems<Item>> {
+        published(.items) { box in
+            let (property, writer) = PropertyWriter.make(box.published.snapshot.items)
+            box.stagers.append { publication, previous in
+                publication.snapshot.items.isIdentical(to: previous.snapshot.items)
+                    ? nil : writer.stage(publication.snapshot.items)
+            }
+            return property
+        }
+    }
+
     /// The property holding the query of the current generation.
     @inlinable
     var queryProperty: Property<Query> {
