@@ -32,8 +32,8 @@ package struct FIFOQueue<Element> {
 
     /// Moves the first element out.
     ///
-    /// A queue that empties starts again at its first slot, and one that is more than half consumed moves
-    /// its elements to the front; slots are never removed (emptying an array of slots through the
+    /// A queue that empties starts again at its first slot, and one more than half consumed, past its first
+    /// 64 slots, moves its elements to the front; slots are never removed (emptying an array of slots through the
     /// standard library costs a generic range replacement each time).
     @inlinable
     package mutating func popFirst() -> Element? {

@@ -27,7 +27,8 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
     // Guarded by `domain`'s lock.
     @exclusivity(unchecked) @usableFromInline var machine = Machine()
     // Owned by the drainer role: set under `domain`'s lock by the staging that makes its caller the drainer,
-    // taken by that caller's `runStaged()`; no other thread touches it in between.
+    // taken by that caller (in `stage(_:)`, or in `runStaged()` later); no other thread touches it in
+    // between, since no other staging can make a drainer until that drain has run.
     @exclusivity(unchecked) @usableFromInline var staged: Delivery?
 
     @inlinable
@@ -140,6 +141,9 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
     ///
     /// A drain kept here costs nothing to hand around (a ``SignalDrain`` holds the signal and a function with
     /// no context), where a drain captured in a closure costs an allocation per staged event.
+    ///
+    /// A drain that is never run leaves the signal draining forever, with its event kept here until the
+    /// signal is released.
     ///
     /// - Returns: Whether an event was accepted, and whether the caller became the drainer.
     @inlinable

@@ -48,8 +48,11 @@ package struct GroupedProperty<Value: Sendable>: Sendable {
 @usableFromInline
 package struct SignalDrain: Sendable {
     @usableFromInline let core: SignalCoreBase
-    /// Runs the drain kept on `core`: a function of the signal's type that captures nothing, so making a
-    /// drain allocates nothing.
+    /// Runs the drain kept on `core`.
+    ///
+    /// A function of the signal's type that captures nothing once specialised, so making a drain in
+    /// specialised code allocates nothing. Run it exactly once: a second run would take a drain staged
+    /// later, by another caller.
     @usableFromInline let run: @Sendable (SignalCoreBase) -> Void
 
     /// The drain that `core.stageKeepingDrain(_:)` kept on `core`.

@@ -1,10 +1,10 @@
 import Reactive
 
-/// The load of each direction that an engine started: its ticket and, once its start returned, its
-/// disposable.
+/// The load of each direction that an engine started: its ticket, its timeout's timer, and once its
+/// start returned, its disposable.
 @usableFromInline
 struct RunningLoads {
-    /// A load started: its ticket and, once its start returned, its disposable and its timeout's timer.
+    /// A load started: its ticket, its timeout's timer, and once its start returned, its disposable.
     ///
     /// A struct rather than a tuple: the engine destroys a `RunningLoads` after every transition, and a
     /// struct's destroy is compiled code where a tuple's goes through the runtime's generic witness.

@@ -27,7 +27,8 @@ struct PageSink<Item: Sendable, Key: Sendable, Metadata: Sendable, Failure: Erro
 
     /// Hands an event of the load to the receiver.
     ///
-    /// The event is consumed on its way to the engine: a page is moved, never copied.
+    /// The event is consumed on its way to the engine: a page the caller passes as its last use is moved,
+    /// not copied.
     @inlinable
     func send(_ event: consuming Event) {
         receiver(event, ticket)
