@@ -8,22 +8,26 @@ extension SignalCore {
     ///     signal it is delivered before the terminal event.
     /// - Returns: The disposable that detaches the observer.
     @inlinable
-    func observe(_ observer: Handler, initialEvent: () -> Event? = { nil }) -> any Disposable {
+    func observe(_ observer: consuming Handler, initialEvent: () -> Event? = { nil }) -> any Disposable {
         attach(observer, initialEvent: initialEvent)
     }
 
     /// Attaches `observer` as `observe(_:initialEvent:)` does, and returns its entry.
+    ///
+    /// The observer is taken, not borrowed: the entry keeps the caller's reference, so attaching costs no
+    /// retain and release of it.
     @inlinable
-    func attach(_ observer: Handler, initialEvent: () -> Event? = { nil }) -> ObserverEntry {
+    func attach(_ observer: consuming Handler, initialEvent: () -> Event? = { nil }) -> ObserverEntry {
         var late: Event?
         var lateInitial: Event?
+        var lateObserver: AnyObject?
         var first: Delivery?
-        let entry = ObserverEntry(handler: observer, core: self)
+        let entry = ObserverEntry(handler: consume observer, core: self)
         domain.withLock { state in
             switch list.phase {
             case .terminated:
                 entry.isActive = false
-                entry.handler = nil
+                lateObserver = entry.handler.take()
                 // A property whose change signal has ended still has a current value to send first.
                 lateInitial = initialEvent()
                 late = machine.terminalEvent ?? .interrupted
@@ -32,7 +36,7 @@ extension SignalCore {
                     // The current value must come first, and the drainer may be delivering the terminal
                     // event already: this observer gets both here, in order, and is never listed.
                     entry.isActive = false
-                    entry.handler = nil
+                    lateObserver = entry.handler.take()
                     lateInitial = initial
                     late = terminalEvent
                 } else {
@@ -51,7 +55,8 @@ extension SignalCore {
                 }
             }
         }
-        if let late {
+        if let late, let lateObserver {
+            let observer = unsafeDowncast(lateObserver, to: Handler.self)
             if let lateInitial { observer.send(lateInitial) }
             observer.send(late)
         } else if let first {

@@ -112,8 +112,9 @@ class SignalCoreBase: @unchecked Sendable {
     /// Detaches `entry`; tears the signal down if it was the last observer of an unreachable signal.
     @usableFromInline
     final func remove(_ entry: ObserverEntry) {
-        // The handler and anything a teardown drops are released after unlocking.
-        var retired: ContiguousArray<ObserverEntry> = []
+        // The handler and anything a teardown drops are released after unlocking. Optional, so that a removal
+        // that tears nothing down releases no empty array.
+        var retired: ContiguousArray<ObserverEntry>?
         let (released, tearsDown) = domain.withLock { delivery -> (AnyObject?, Bool) in
             guard entry.isActive else { return (nil, false) }
             // Anywhere in the critical section will do: bumped before the removal, it leaves the released
