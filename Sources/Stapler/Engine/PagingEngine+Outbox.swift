@@ -6,8 +6,9 @@ extension PagingEngine {
     struct Outbox {
         @usableFromInline var deliveries = FIFOQueue<Delivery>()
         @usableFromInline var isFlushing = false
-        /// The latest staged publication: what every published value holds now.
-        @usableFromInline var published: Publication
+        /// The box of the latest staged publication: what every published value holds now. Staging swaps
+        /// boxes, so a publication stays at one address from the moment it is enqueued until it is retired.
+        @usableFromInline var publishedBox: PublicationBox<Item, Query, Metadata, Failure>
         /// The box of ``copyForDerivedLists()``, made the first time.
         @usableFromInline var derivedListsBox: PublicationBox<Item, Query, Metadata, Failure>?
         /// Emptied boxes, to fill with the next publications (at most ``spareBoxLimit``).
@@ -29,16 +30,20 @@ extension PagingEngine {
 
         @inlinable
         init(query: Query) {
-            published = .initial(query: query)
+            publishedBox = PublicationBox(.initial(query: query))
             values = Array(repeating: nil, count: PublishedSlot.allCases.count)
         }
 
-        /// A box holding `publication`: an emptied one if there is one.
+        /// The latest staged publication, read in place.
         @inlinable
-        mutating func boxed(_ publication: consuming Publication) -> PublicationBox<Item, Query, Metadata, Failure> {
-            guard let spare = spareBoxes.popLast() else { return PublicationBox(consume publication) }
-            spare.fill(consume publication)
-            return spare
+        var published: Publication {
+            unsafeAddress { UnsafePointer(publishedBox.address) }
+        }
+
+        /// An empty box to fill with the next publication: an emptied one if there is one.
+        @inlinable
+        mutating func emptyBox() -> PublicationBox<Item, Query, Metadata, Failure> {
+            spareBoxes.popLast() ?? PublicationBox()
         }
 
         /// A copy of the latest staged publication, for the flusher to hand to the lists derived from this
@@ -91,13 +96,9 @@ extension PagingEngine {
     @inlinable
     func flush() {
         var notifications: [StagedNotification] = []
-        let claimed = outbox.withLock { box -> Bool in
-            guard !box.isFlushing else { return false }
-            box.isFlushing = true
-            swap(&notifications, &box.spareNotifications)
-            return true
-        }
-        guard claimed else { return }
+        // Whether this call is the flusher: claimed in the first critical section, which also takes the
+        // first delivery (a flush that stages one publication locks the outbox twice, not three times).
+        var claimed = false
         // The publication the last one staged replaced, and once emptied (with no lock held), its box, handed
         // back to the outbox in the next critical section.
         var retired: PublicationBox<Item, Query, Metadata, Failure>?
@@ -107,6 +108,13 @@ extension PagingEngine {
         var current: PublicationBox<Item, Query, Metadata, Failure>?
         while true {
             var step = outbox.withLock { box -> FlushStep in
+                if !claimed {
+                    // Another flush is delivering (on another thread, or further up this stack).
+                    guard !box.isFlushing else { return .done }
+                    box.isFlushing = true
+                    claimed = true
+                    swap(&notifications, &box.spareNotifications)
+                }
                 if let emptied = emptied.take() {
                     box.recycle(emptied)
                 }
@@ -167,31 +175,30 @@ extension PagingEngine {
         }
     }
 
-    /// Stages the publication in `next` into every published value and publishes it; returns `next`, holding
-    /// the publication it replaced.
+    /// Stages the publication in `next` into every published value and publishes it: `next` becomes the
+    /// published box, and the box it replaced is returned, still holding the replaced publication.
     ///
-    /// The new publication is moved out of its box first: the stagers then read both publications from
-    /// this critical section's own storage, which a call cannot change, so nothing is copied for them (read
-    /// in place from a box, each would be copied before each call, through its value witnesses).
+    /// Nothing is moved or copied: the stagers read both publications in place, through pointers (handed a
+    /// publication read from a box as a value, each call would copy it first, through its value witnesses),
+    /// and publishing swaps two box references. Both boxes stay filled and unchanged while the stagers run:
+    /// the caller holds the outbox's lock and is the flusher.
     @inlinable
     func stage(
         _ next: PublicationBox<Item, Query, Metadata, Failure>, into box: inout Outbox,
         _ notifications: inout [StagedNotification]
     ) -> PublicationBox<Item, Query, Metadata, Failure> {
-        let publication = next.take()
-        for stage in box.stagers {
-            if let notification = stage(publication, box.published) {
-                notifications.append(notification)
+        let (publication, previous) = (UnsafePointer(next.address), UnsafePointer(box.publishedBox.address))
+        box.stagers.withUnsafeBufferPointer { stagers in
+            for stage in stagers {
+                if let notification = stage(publication, previous) {
+                    notifications.append(notification)
+                }
             }
         }
-        // The replaced publication moves into the box, and the new one into its place: two moves, no copy.
-        withUnsafeMutablePointer(to: &box.published) { published in
-            next.address.moveInitialize(from: published, count: 1)
-            published.initialize(to: publication)
-        }
-        next.isFilled = true
+        let replaced = box.publishedBox
+        box.publishedBox = next
         box.publishedSerial &+= 1
-        return next
+        return replaced
     }
 
     @usableFromInline
@@ -200,6 +207,7 @@ extension PagingEngine {
         /// Compare the publication the flusher took, then stage it.
         case compare(PublicationBox<Item, Query, Metadata, Failure>)
         case report(@Sendable () -> Void)
+        /// Everything is delivered and the flusher has let go of its role, or another flush is delivering.
         case done
     }
 }

@@ -35,11 +35,11 @@ extension PagingEngine {
             let (property, writer) = PropertyWriter.make(project(box.published.snapshot))
             if let isEquivalent {
                 box.stagers.append { publication, previous in
-                    let value = project(publication.snapshot)
-                    return isEquivalent(project(previous.snapshot), value) ? nil : writer.stage(value)
+                    let value = project(publication.pointee.snapshot)
+                    return isEquivalent(project(previous.pointee.snapshot), value) ? nil : writer.stage(value)
                 }
             } else {
-                box.stagers.append { publication, _ in writer.stage(project(publication.snapshot)) }
+                box.stagers.append { publication, _ in writer.stage(project(publication.pointee.snapshot)) }
             }
             return property
         }
@@ -58,7 +58,7 @@ extension PagingEngine {
         published(slot) { box in
             let (property, writer) = PropertyWriter.make(project(box.published.snapshot))
             box.stagers.append { publication, previous in
-                isSame(previous.snapshot, publication.snapshot) ? nil : writer.stage(project(publication.snapshot))
+                isSame(previous.pointee.snapshot, publication.pointee.snapshot) ? nil : writer.stage(project(publication.pointee.snapshot))
             }
             return property
         }
@@ -77,7 +77,7 @@ extension PagingEngine {
         published(slot) { box in
             let (property, writer) = PropertyWriter.make(project(box.published.snapshot))
             box.stagers.append { publication, _ in
-                changes(publication) ? writer.stage(project(publication.snapshot)) : nil
+                changes(publication.pointee) ? writer.stage(project(publication.pointee.snapshot)) : nil
             }
             return property
         }
@@ -94,8 +94,8 @@ extension PagingEngine {
         published(.items) { box in
             let (property, writer) = PropertyWriter.make(box.published.snapshot.items)
             box.stagers.append { publication, previous in
-                publication.snapshot.items.isIdentical(to: previous.snapshot.items)
-                    ? nil : writer.stage(publication.snapshot.items)
+                publication.pointee.snapshot.items.isIdentical(to: previous.pointee.snapshot.items)
+                    ? nil : writer.stage(publication.pointee.snapshot.items)
             }
             return property
         }
@@ -107,7 +107,7 @@ extension PagingEngine {
         published(.query) { box in
             let (property, writer) = PropertyWriter.make(box.published.query)
             box.stagers.append { publication, _ in
-                publication.changesQuery ? writer.stage(publication.query) : nil
+                publication.pointee.changesQuery ? writer.stage(publication.pointee.query) : nil
             }
             return property
         }
@@ -123,7 +123,7 @@ extension PagingEngine {
         published(slot) { box in
             let (signal, writer) = SignalWriter<Value>.make()
             box.stagers.append { publication, _ in
-                project(publication).flatMap { writer.stage($0) }
+                project(publication.pointee).flatMap { writer.stage($0) }
             }
             box.completions.append { writer.complete() }
             return signal

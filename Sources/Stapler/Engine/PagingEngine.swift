@@ -33,8 +33,10 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @usableFromInline typealias Publication = PagingPublication<Item, Query, Metadata, Failure>
     /// Stages one published value for a publication, given the publication before it; runs under the
     /// outbox lock and must be pure.
+    ///
+    /// Both are read in place in their boxes, valid for the length of the call only.
     @usableFromInline typealias Stager =
-        @Sendable (_ publication: Publication, _ previous: Publication) -> StagedNotification?
+        @Sendable (_ publication: UnsafePointer<Publication>, _ previous: UnsafePointer<Publication>) -> StagedNotification?
 
     // Guarded by `state`'s lock.
     @usableFromInline let state: LockedState<State>
@@ -268,14 +270,17 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             if effects.publish {
                 var previousItems = PagedItems<Item>()
                 swap(&previousItems, &effects.previousItems)
-                // Made whole and moved into its box: one set after it was made cost two more copies of it.
-                let publication = Publication(
-                    snapshot: state.machine.snapshot, itemsChange: effects.itemsChange,
-                    previousItems: consume previousItems,
-                    anchorRow: effects.anchor, laterPageError: effects.laterPageError,
-                    appliesPage: effects.appliesPage, query: state.machine.query, changesQuery: effects.changesQuery,
-                    slotsChange: effects.slotsChange, previousPlaceholders: effects.previousPlaceholders ?? (0, 0))
-                box.deliveries.append(.publication(box.boxed(consume publication)))
+                // Made whole in its box: one set after it was made cost two more copies of it.
+                let target = box.emptyBox()
+                target.fill(
+                    Publication(
+                        snapshot: state.machine.snapshot, itemsChange: effects.itemsChange,
+                        previousItems: consume previousItems,
+                        anchorRow: effects.anchor, laterPageError: effects.laterPageError,
+                        appliesPage: effects.appliesPage, query: state.machine.query,
+                        changesQuery: effects.changesQuery, slotsChange: effects.slotsChange,
+                        previousPlaceholders: effects.previousPlaceholders ?? (0, 0)))
+                box.deliveries.append(.publication(target))
             }
             for (settled, outcome) in effects.firstPageOutcomes {
                 for waiter in state.waiters.removeValue(forKey: settled) ?? [] {

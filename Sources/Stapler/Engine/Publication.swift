@@ -2,7 +2,8 @@
 /// came with it.
 ///
 /// Copies of so large a generic value go through its value witnesses even in specialised code, so the
-/// engine makes one copy of the snapshot per publication and moves it from there on.
+/// engine makes one copy of the snapshot per publication, in the box that keeps the publication from the
+/// moment it is enqueued until it is retired: it is never moved.
 @usableFromInline
 struct PagingPublication<Item: Sendable, Query: Sendable, Metadata: Sendable, Failure: Error> {
     @usableFromInline let snapshot: PagingSnapshot<Item, Metadata, Failure>

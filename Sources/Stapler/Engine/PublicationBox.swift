@@ -28,6 +28,13 @@ final class PublicationBox<Item: Sendable, Query: Sendable, Metadata: Sendable, 
         isFilled = true
     }
 
+    /// Makes an empty box.
+    @inlinable
+    init() {
+        address = .allocate(capacity: 1)
+        isFilled = false
+    }
+
     deinit {
         if isFilled {
             address.deinitialize(count: 1)

@@ -89,7 +89,7 @@ extension PagingMachine {
         if reloadsDropped {
             onward = edge == .append ? droppedBelow.pop() : droppedAbove.pop()
             ends = onward == nil
-        } else if !ends, let onward, onward == load.request.key || isUsed(onward) {
+        } else if !ends, let onward, onward == load.request.key || !claim(onward) {
             return fail(edge, with: .repeatedKey, request: load.request, &effects)
         }
         let (kept, keptIdentities) = keep(page.items, identities: identities)
@@ -102,6 +102,8 @@ extension PagingMachine {
             if idle >= limit {
                 ends = true
                 stoppedWithoutProgress = true
+                // Claimed above, and now not followed.
+                if let onward { usedKeys.remove(onward) }
                 if edge == .append { bottomStoppedWithoutProgress = limit }
             }
         }
@@ -137,9 +139,8 @@ extension PagingMachine {
         }
         if reloadsDropped {
             // The key beyond a reloaded page is a dropped page's, or the edge's before the drops: both used.
+            // Any other key followed was claimed by the repeated-key check.
             usedKeys.insert(load.request.key)
-        } else if let onward, !ends {
-            usedKeys.insert(onward)
         }
         snapshot.total = page.total
         snapshot.metadata = page.metadata

@@ -24,11 +24,15 @@ extension PagingMachine {
         lastAccessedRow = index - snapshot.leadingCount
     }
 
-    /// Whether the list used `key`: a shown page's, an edge's, or a dropped page's (the guard against keys
-    /// that loop, in both directions).
+    /// Records `key` as used, unless the list used it already: a shown page's, an edge's, or a dropped
+    /// page's (the guard against keys that loop, in both directions).
+    ///
+    /// - Returns: Whether the key was new. A used key leaves the list unchanged. One lookup: checking
+    ///   first and recording later would hash the key twice on every page.
     @inlinable
-    func isUsed(_ key: Key) -> Bool {
-        usedKeys.contains(key) || droppedAbove.contains(key) || droppedBelow.contains(key)
+    mutating func claim(_ key: Key) -> Bool {
+        guard !droppedAbove.contains(key), !droppedBelow.contains(key) else { return false }
+        return usedKeys.insert(key).inserted
     }
 
     /// Forgets the dropped pages and the row last shown: a new list replaces the one they belonged to.

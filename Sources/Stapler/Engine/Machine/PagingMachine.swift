@@ -46,7 +46,7 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     /// The key the next append asks for; `nil` once the bottom is reached.
     @usableFromInline var bottomKey: Key?
     /// Every key used by the shown list but the dropped pages' (``DroppedPages`` holds those, in memory
-    /// that does not grow with them when they are regular; ``isUsed(_:)`` asks both): the guard against
+    /// that does not grow with them when they are regular; ``claim(_:)`` asks both): the guard against
     /// keys that loop, in both directions.
     @usableFromInline var usedKeys: Set<Key> = []
     /// The identities of the shown items and of every item removed from the list, when deduplicating.
