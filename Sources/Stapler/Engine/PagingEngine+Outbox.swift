@@ -6,8 +6,10 @@ extension PagingEngine {
     struct Outbox {
         @usableFromInline var deliveries = FIFOQueue<Delivery>()
         @usableFromInline var isFlushing = false
-        /// The box of the latest staged publication: what every published value holds now. Staging swaps
-        /// boxes, so a publication stays at one address from the moment it is enqueued until it is retired.
+        /// The box of the latest staged publication, which every published value holds now.
+        ///
+        /// Staging swaps boxes, so a publication stays at one address from the moment it is enqueued until
+        /// it is retired.
         @usableFromInline var publishedBox: PublicationBox<Item, Query, Metadata, Failure>
         /// The box of ``copyForDerivedLists()``, made the first time.
         @usableFromInline var derivedListsBox: PublicationBox<Item, Query, Metadata, Failure>?

@@ -58,7 +58,8 @@ extension PagingEngine {
         published(slot) { box in
             let (property, writer) = PropertyWriter.make(project(box.published.snapshot))
             box.stagers.append { publication, previous in
-                isSame(previous.pointee.snapshot, publication.pointee.snapshot) ? nil : writer.stage(project(publication.pointee.snapshot))
+                isSame(previous.pointee.snapshot, publication.pointee.snapshot)
+                    ? nil : writer.stage(project(publication.pointee.snapshot))
             }
             return property
         }

@@ -34,9 +34,11 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     /// Stages one published value for a publication, given the publication before it; runs under the
     /// outbox lock and must be pure.
     ///
-    /// Both are read in place in their boxes, valid for the length of the call only.
+    /// Both are read in place in their boxes, through pointers valid for the length of the call only.
     @usableFromInline typealias Stager =
-        @Sendable (_ publication: UnsafePointer<Publication>, _ previous: UnsafePointer<Publication>) -> StagedNotification?
+        @Sendable (_ publication: PublicationPointer, _ previous: PublicationPointer) -> StagedNotification?
+    /// A publication read in place in its box.
+    @usableFromInline typealias PublicationPointer = UnsafePointer<Publication>
 
     // Guarded by `state`'s lock.
     @usableFromInline let state: LockedState<State>
