@@ -30,10 +30,15 @@ package struct GroupedProperty<Value: Sendable>: Sendable {
     ///
     /// - Returns: The notification to run with no lock held, or `nil` if a delivery already running
     ///   will deliver it.
+    ///
+    /// The value is taken: the property keeps one copy, and the event that notifies its observers the
+    /// caller's.
     @inlinable
-    package func stage(_ value: Value) -> SignalDrain? {
+    package func stage(_ value: consuming Value) -> SignalDrain? {
         let core = storage.core
+        var pending: Value? = consume value
         let (_, drains) = core.stageKeepingDrain {
+            let value = pending.take().unsafelyUnwrapped
             storage.store(value)
             return .value(value)
         }

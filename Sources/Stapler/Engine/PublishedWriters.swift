@@ -24,7 +24,7 @@ struct PropertyWriter<Value: Sendable>: Sendable {
 
     /// Stores `value` now; returns the notification to run once the whole publication is staged.
     @inlinable
-    func stage(_ value: Value) -> StagedNotification? {
+    func stage(_ value: consuming Value) -> StagedNotification? {
         handle.stage(value).map(StagedNotification.init)
     }
 }

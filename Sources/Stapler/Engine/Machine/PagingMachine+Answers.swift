@@ -107,7 +107,9 @@ extension PagingMachine {
                 if edge == .append { bottomStoppedWithoutProgress = limit }
             }
         }
-        let previous = snapshot.items
+        // Taken out, not copied: the snapshot gets the new items below, and the publication these.
+        var previous = PagedItems<Item>()
+        swap(&previous, &snapshot.items)
         // A reloaded page keeps its links to the pages it was dropped beside, whatever the server says now:
         // to the loaded page, and outward to the key the edge asks for next, so that a saved list still
         // holds its pages in order and its edge still follows its end page.
