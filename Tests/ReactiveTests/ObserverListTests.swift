@@ -15,6 +15,14 @@ struct ObserverListTests {
         return (signal, made)
     }
 
+    /// A list holding `entries` whose walk has just started.
+    private func listWalking(_ entries: some Sequence<ObserverEntry>) -> ObserverList {
+        var list = ObserverList(hasOutput: true)
+        list.entries.append(contentsOf: entries)
+        list.rewind()
+        return list
+    }
+
     /// The entries a walk from the cursor visits, for a value with sequence number 0.
     private func rest(of list: inout ObserverList, in entries: [ObserverEntry]) -> [Int] {
         var visited: [Int] = []
@@ -28,9 +36,7 @@ struct ObserverListTests {
     @Test("removing the last entry after the walk passed it moves the cursor back: a later entry is walked")
     func removingTheLastPassedEntry() {
         let (signal, made) = entries(3)
-        var list = ObserverList(hasOutput: true)
-        list.entries.append(contentsOf: made.prefix(2))
-        list.rewind()
+        var list = listWalking(made.prefix(2))
         #expect(rest(of: &list, in: made) == [0, 1])
         #expect(list.remove(made[1]) != nil)
         #expect(list.cursor == 1)
@@ -42,9 +48,7 @@ struct ObserverListTests {
     @Test("removing the last entry before the walk reaches it leaves the cursor where it is")
     func removingTheLastEntryAhead() {
         let (signal, made) = entries(3)
-        var list = ObserverList(hasOutput: true)
-        list.entries.append(contentsOf: made)
-        list.rewind()
+        var list = listWalking(made)
         _ = list.nextValueRecipient(sequence: 0)
         #expect(list.remove(made[2]) != nil)
         #expect(list.cursor == 1)
@@ -55,9 +59,7 @@ struct ObserverListTests {
     @Test("removing an entry the walk passed, in the middle, moves the cursor back: none is skipped")
     func removingAPassedEntryInTheMiddle() {
         let (signal, made) = entries(3)
-        var list = ObserverList(hasOutput: true)
-        list.entries.append(contentsOf: made)
-        list.rewind()
+        var list = listWalking(made)
         _ = list.nextValueRecipient(sequence: 0)
         _ = list.nextValueRecipient(sequence: 0)
         #expect(list.remove(made[0]) != nil)

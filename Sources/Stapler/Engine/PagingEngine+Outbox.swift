@@ -83,6 +83,51 @@ extension PagingEngine {
         case outcome(@Sendable () -> Void)
     }
 
+    /// Queues the publication and the first-page outcomes of `effects`; called under the state lock.
+    ///
+    /// The publication takes the previous items out of `effects` (moved, not copied: a copy of so large a
+    /// generic value goes through its value witnesses).
+    ///
+    /// - Returns: Whether anything was queued.
+    @inlinable
+    func enqueue(_ effects: inout Machine.Effects, of state: inout State) -> Bool {
+        outbox.withLock { box -> Bool in
+            let queued = box.deliveries.count
+            if effects.publish {
+                var previousItems = PagedItems<Item>()
+                swap(&previousItems, &effects.previousItems)
+                // Made in its box: one made first and then moved in cost a bitwise copy more.
+                let target = box.emptyBox()
+                target.fill(
+                    Publication(
+                        snapshot: state.machine.snapshot, itemsChange: effects.itemsChange,
+                        previousItems: consume previousItems,
+                        anchorRow: effects.anchor, laterPageError: effects.laterPageError,
+                        appliesPage: effects.appliesPage, query: state.machine.query,
+                        changesQuery: effects.changesQuery, slotsChange: effects.slotsChange,
+                        previousPlaceholders: effects.previousPlaceholders ?? (0, 0)))
+                box.deliveries.append(.publication(target))
+            }
+            for (settled, outcome) in effects.firstPageOutcomes {
+                for waiter in state.waiters.removeValue(forKey: settled) ?? [] {
+                    box.deliveries.append(.outcome { waiter(outcome) })
+                }
+            }
+            if !state.edgeWaiters.isEmpty || !state.retryWaiters.isEmpty {
+                let retrying = effects.scheduleRetry?.direction
+                settle(effects.endedPrepend, of: .prepend, retrying: retrying == .prepend, in: &state, into: &box)
+                settle(effects.endedAppend, of: .append, retrying: retrying == .append, in: &state, into: &box)
+                if let (direction, end) = effects.abandonedRetry,
+                    let waiters = state.retryWaiters.removeValue(forKey: direction)
+                {
+                    let outcome = outcome(of: end, in: direction, state)
+                    for waiter in waiters { box.deliveries.append(.outcome { waiter(outcome) }) }
+                }
+            }
+            return box.deliveries.count != queued
+        }
+    }
+
     /// Delivers everything in the outbox, in order, unless another flush is already doing it.
     ///
     /// Each publication is staged into every published value and its notifications run before the next

@@ -259,51 +259,6 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             leadingCount: machine.snapshot.leadingCount)
     }
 
-    /// Queues the publication and the first-page outcomes of `effects`; called under the state lock.
-    ///
-    /// The publication takes the previous items out of `effects` (moved, not copied: a copy of so large a
-    /// generic value goes through its value witnesses).
-    ///
-    /// - Returns: Whether anything was queued.
-    @inlinable
-    func enqueue(_ effects: inout Machine.Effects, of state: inout State) -> Bool {
-        outbox.withLock { box -> Bool in
-            let queued = box.deliveries.count
-            if effects.publish {
-                var previousItems = PagedItems<Item>()
-                swap(&previousItems, &effects.previousItems)
-                // Made whole in its box: one set after it was made cost two more copies of it.
-                let target = box.emptyBox()
-                target.fill(
-                    Publication(
-                        snapshot: state.machine.snapshot, itemsChange: effects.itemsChange,
-                        previousItems: consume previousItems,
-                        anchorRow: effects.anchor, laterPageError: effects.laterPageError,
-                        appliesPage: effects.appliesPage, query: state.machine.query,
-                        changesQuery: effects.changesQuery, slotsChange: effects.slotsChange,
-                        previousPlaceholders: effects.previousPlaceholders ?? (0, 0)))
-                box.deliveries.append(.publication(target))
-            }
-            for (settled, outcome) in effects.firstPageOutcomes {
-                for waiter in state.waiters.removeValue(forKey: settled) ?? [] {
-                    box.deliveries.append(.outcome { waiter(outcome) })
-                }
-            }
-            if !state.edgeWaiters.isEmpty || !state.retryWaiters.isEmpty {
-                let retrying = effects.scheduleRetry?.direction
-                settle(effects.endedPrepend, of: .prepend, retrying: retrying == .prepend, in: &state, into: &box)
-                settle(effects.endedAppend, of: .append, retrying: retrying == .append, in: &state, into: &box)
-                if let (direction, end) = effects.abandonedRetry,
-                    let waiters = state.retryWaiters.removeValue(forKey: direction)
-                {
-                    let outcome = outcome(of: end, in: direction, state)
-                    for waiter in waiters { box.deliveries.append(.outcome { waiter(outcome) }) }
-                }
-            }
-            return box.deliveries.count != queued
-        }
-    }
-
     /// Starts `load` and records its disposable, or disposes it at once if it was superseded meanwhile.
     ///
     /// A load is superseded or answered while it starts when a synchronous source answers inside
