@@ -52,16 +52,16 @@ public func eventually(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
     return condition()
 }
 
-/// Waits until `condition` holds without blocking a thread of the cooperative pool, for at most
-/// `seconds`. Use it in `async` tests: a blocking poll there can starve the tasks it waits for.
+/// Waits until `condition` holds without blocking a thread of the cooperative pool, checking it every
+/// millisecond for at least `seconds`. Use it in `async` tests: a blocking poll there can starve the tasks
+/// it waits for.
+///
+/// The wait is counted in checks, not read from a clock (see `eventuallyPolling`): while other tests hold
+/// every thread of the pool, neither the waiting task nor the tasks it waits for run, and that time must
+/// not count against the wait. A wall-clock deadline failed async tests under Thread Sanitizer that way.
 public func eventually(
     seconds: Double = 120,
     _ condition: @Sendable () -> Bool
 ) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(nanoseconds: 1_000_000)
-    }
-    return condition()
+    await eventuallyPolling(polls: Int(seconds * 1_000), condition)
 }
