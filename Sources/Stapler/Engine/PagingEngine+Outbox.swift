@@ -100,7 +100,7 @@ extension PagingEngine {
                 let target = box.emptyBox()
                 target.fill(
                     Publication(
-                        snapshot: state.machine.snapshot, itemsChange: effects.itemsChange,
+                        snapshot: PagingSnapshot(fieldwise: state.machine.snapshot), itemsChange: effects.itemsChange,
                         previousItems: consume previousItems,
                         anchorRow: effects.anchor, laterPageError: effects.laterPageError,
                         appliesPage: effects.appliesPage, query: state.machine.query,

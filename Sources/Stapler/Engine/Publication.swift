@@ -3,26 +3,28 @@
 ///
 /// Copies of so large a generic value go through its value witnesses even in specialised code, so the
 /// engine makes one copy of the snapshot per publication, in the box that keeps the publication from the
-/// moment it is enqueued until it is retired: it is never moved.
+/// moment it is enqueued until it is retired: it is never moved. That copy, and the release of a retired
+/// publication, go one stored property at a time (``PagingSnapshot/init(fieldwise:)``,
+/// ``release(at:)``), so each is specialised.
 @usableFromInline
 struct PagingPublication<Item: Sendable, Query: Sendable, Metadata: Sendable, Failure: Error> {
-    @usableFromInline let snapshot: PagingSnapshot<Item, Metadata, Failure>
+    @usableFromInline var snapshot: PagingSnapshot<Item, Metadata, Failure>
     /// How the items changed, if they did.
     @usableFromInline var itemsChange: ItemsChange?
     /// The items before ``itemsChange``.
-    @usableFromInline let previousItems: PagedItems<Item>
+    @usableFromInline var previousItems: PagedItems<Item>
     /// The row of ``previousItems`` a refresh around a row was anchored at.
-    @usableFromInline let anchorRow: Int?
+    @usableFromInline var anchorRow: Int?
     /// Where the anchor row went, once the flusher worked it out.
     @usableFromInline var anchor: ItemsAnchor?
     /// The error of an edge page that failed, if one did.
-    @usableFromInline let laterPageError: PagingError<Failure>?
+    @usableFromInline var laterPageError: PagingError<Failure>?
     /// Whether the transition applied a page.
-    @usableFromInline let appliesPage: Bool
+    @usableFromInline var appliesPage: Bool
     /// The query of the current generation.
-    @usableFromInline let query: Query
+    @usableFromInline var query: Query
     /// Whether the transition changed the query.
-    @usableFromInline let changesQuery: Bool
+    @usableFromInline var changesQuery: Bool
     /// How the slots changed, and the placeholder counts before the change.
     @usableFromInline var slotsChange: ItemsChange?
     @usableFromInline var previousPlaceholders = (before: 0, after: 0)
@@ -73,4 +75,37 @@ struct PagingPublication<Item: Sendable, Query: Sendable, Metadata: Sendable, Fa
                 previous: previousItems, items: snapshot.items, change: $0, metadata: snapshot.metadata, anchor: anchor)
         }
     }
+}
+
+extension PagingPublication {
+    /// How many stored properties ``release(at:)`` releases; a test holds it to the type's own count.
+    @usableFromInline static var releasedPropertyCount: Int { 11 }
+
+    /// Releases the publication at `address` one stored property at a time, leaving the memory
+    /// uninitialised.
+    ///
+    /// Releasing the publication whole goes through its generic value witness, which works out the
+    /// layout of every field from the type's metadata at run time; one property at a time, each release
+    /// is the property's own, specialised: a release for each reference, nothing for the rest.
+    @inlinable
+    static func release(at address: UnsafeMutablePointer<PagingPublication>) {
+        PagingSnapshot.releaseProperties(of: &address.pointee.snapshot)
+        deinitializeInPlace(&address.pointee.itemsChange)
+        deinitializeInPlace(&address.pointee.previousItems)
+        deinitializeInPlace(&address.pointee.anchorRow)
+        deinitializeInPlace(&address.pointee.anchor)
+        deinitializeInPlace(&address.pointee.laterPageError)
+        deinitializeInPlace(&address.pointee.appliesPage)
+        deinitializeInPlace(&address.pointee.query)
+        deinitializeInPlace(&address.pointee.changesQuery)
+        deinitializeInPlace(&address.pointee.slotsChange)
+        deinitializeInPlace(&address.pointee.previousPlaceholders)
+    }
+}
+
+/// Deinitialises the memory of `value`, which the caller must not read again, nor let anything
+/// else release: the memory is the caller's own, behind an unsafe pointer.
+@inlinable @inline(__always)
+func deinitializeInPlace<Value>(_ value: inout Value) {
+    withUnsafeMutablePointer(to: &value) { _ = $0.move() }
 }

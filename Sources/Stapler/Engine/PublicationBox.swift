@@ -37,7 +37,7 @@ final class PublicationBox<Item: Sendable, Query: Sendable, Metadata: Sendable, 
 
     deinit {
         if isFilled {
-            address.deinitialize(count: 1)
+            Publication.release(at: address)
         }
         address.deallocate()
     }
@@ -68,7 +68,7 @@ final class PublicationBox<Item: Sendable, Query: Sendable, Metadata: Sendable, 
     /// Releases the publication in the box; call with no lock held.
     @inlinable
     func empty() {
-        address.deinitialize(count: 1)
+        Publication.release(at: address)
         isFilled = false
     }
 }
