@@ -8,19 +8,7 @@ import Testing
 /// every stored property: these tests fail when a property is added to either type and not to them.
 @Suite("Snapshots copied and publications released field by field")
 struct FieldwiseCopyTests {
-    /// An object whose release is counted.
-    final class Tracked: Sendable {
-        let id: Int
-        let released: Locked<[Int]>
-
-        init(id: Int, released: Locked<[Int]>) {
-            self.id = id
-            self.released = released
-        }
-
-        deinit { released.append(id) }
-    }
-
+    typealias Tracked = LifetimeTracker.Tracked
     typealias Snapshot = PagingSnapshot<Tracked, Tracked, Fault>
     typealias Publication = PagingPublication<Tracked, Tracked, Tracked, Fault>
 
@@ -53,38 +41,39 @@ struct FieldwiseCopyTests {
 
     @Test("A snapshot copied field by field has every stored property of the original")
     func snapshotCopy() {
-        let released = Locked<[Int]>([])
-        let items = PagedItems([Tracked(id: 1, released: released), Tracked(id: 2, released: released)])
-        let original = Self.snapshot(items: items, metadata: Tracked(id: 3, released: released))
+        let tracker = LifetimeTracker()
+        let items = PagedItems([tracker.instance(), tracker.instance()])
+        let original = Self.snapshot(items: items, metadata: tracker.instance())
         let copy = Snapshot(fieldwise: original)
         let properties = Self.properties(of: original)
         #expect(properties.count == Snapshot.fieldwisePropertyCount, "a stored property is not copied field by field")
         #expect(Self.properties(of: copy) == properties)
-        #expect(copy.items.map(\.id) == [1, 2])
+        #expect(copy.items.elementsEqual(items, by: ===))
         #expect(copy.metadata === original.metadata)
     }
 
     @Test("A publication released field by field releases every reference it holds, once")
     func publicationRelease() {
-        let released = Locked<[Int]>([])
+        let tracker = LifetimeTracker()
         let address = UnsafeMutablePointer<Publication>.allocate(capacity: 1)
         defer { address.deallocate() }
         do {
-            let items = PagedItems([Tracked(id: 1, released: released), Tracked(id: 2, released: released)])
-            let previous = PagedItems([Tracked(id: 3, released: released)])
+            let items = PagedItems([tracker.instance(), tracker.instance()])
+            let previous = PagedItems([tracker.instance()])
             let publication = Publication(
-                snapshot: Self.snapshot(items: items, metadata: Tracked(id: 4, released: released)),
+                snapshot: Self.snapshot(items: items, metadata: tracker.instance()),
                 itemsChange: .difference(ItemsDifference(removals: [0], insertions: [0, 1])), previousItems: previous,
                 anchorRow: 0, laterPageError: .source(Fault(code: 1)), appliesPage: true,
-                query: Tracked(id: 5, released: released), changesQuery: true, slotsChange: .appended(0..<2),
+                query: tracker.instance(), changesQuery: true, slotsChange: .appended(0..<2),
                 previousPlaceholders: (1, 2))
             #expect(
                 Self.properties(of: publication).count == Publication.releasedPropertyCount,
                 "a stored property is not released field by field")
             address.initialize(to: publication)
         }
-        #expect(released.value.isEmpty, "the publication in memory still holds every reference")
+        #expect(tracker.created == 5)
+        #expect(tracker.live == 5, "the publication in memory still holds every reference")
         Publication.release(at: address)
-        #expect(released.value.sorted() == [1, 2, 3, 4, 5])
+        #expect(tracker.live == 0, "a reference the publication held was not released")
     }
 }

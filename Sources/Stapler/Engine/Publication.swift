@@ -103,6 +103,32 @@ extension PagingPublication {
     }
 }
 
+extension PagingSnapshot {
+    /// Releases every stored property of `snapshot`, which is left uninitialised: only for a snapshot in
+    /// memory of one's own, behind an unsafe pointer, that nothing reads or releases again (see
+    /// ``init(fieldwise:)`` for why not whole).
+    @inlinable
+    static func releaseProperties(of snapshot: inout PagingSnapshot) {
+        deinitializeInPlace(&snapshot.state)
+        deinitializeInPlace(&snapshot.loadStates)
+        deinitializeInPlace(&snapshot.items)
+        deinitializeInPlace(&snapshot.pages)
+        deinitializeInPlace(&snapshot.total)
+        deinitializeInPlace(&snapshot.isEndReached)
+        deinitializeInPlace(&snapshot.metadata)
+        deinitializeInPlace(&snapshot.generation)
+        deinitializeInPlace(&snapshot.showsNextPageIndicator)
+        deinitializeInPlace(&snapshot.leadingCount)
+        deinitializeInPlace(&snapshot.stopReason)
+        deinitializeInPlace(&snapshot.placeholdersBefore)
+        deinitializeInPlace(&snapshot.placeholdersAfter)
+        deinitializeInPlace(&snapshot.isStale)
+        deinitializeInPlace(&snapshot.failureSerials)
+        deinitializeInPlace(&snapshot.stateFailureSerial)
+        deinitializeInPlace(&snapshot.listSerial)
+    }
+}
+
 /// Deinitialises the memory of `value`, which the caller must not read again, nor let anything
 /// else release: the memory is the caller's own, behind an unsafe pointer.
 @inlinable @inline(__always)

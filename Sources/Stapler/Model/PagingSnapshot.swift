@@ -99,30 +99,6 @@ public struct PagingSnapshot<Item: Sendable, Metadata: Sendable, Failure: Error>
     /// test holds it to the type's own count.
     @usableFromInline static var fieldwisePropertyCount: Int { 17 }
 
-    /// Releases every stored property of `snapshot`, which is left uninitialised: only for a snapshot in
-    /// memory of one's own, behind an unsafe pointer, that nothing reads or releases again (see
-    /// ``init(fieldwise:)`` for why not whole).
-    @inlinable
-    static func releaseProperties(of snapshot: inout PagingSnapshot) {
-        deinitializeInPlace(&snapshot.state)
-        deinitializeInPlace(&snapshot.loadStates)
-        deinitializeInPlace(&snapshot.items)
-        deinitializeInPlace(&snapshot.pages)
-        deinitializeInPlace(&snapshot.total)
-        deinitializeInPlace(&snapshot.isEndReached)
-        deinitializeInPlace(&snapshot.metadata)
-        deinitializeInPlace(&snapshot.generation)
-        deinitializeInPlace(&snapshot.showsNextPageIndicator)
-        deinitializeInPlace(&snapshot.leadingCount)
-        deinitializeInPlace(&snapshot.stopReason)
-        deinitializeInPlace(&snapshot.placeholdersBefore)
-        deinitializeInPlace(&snapshot.placeholdersAfter)
-        deinitializeInPlace(&snapshot.isStale)
-        deinitializeInPlace(&snapshot.failureSerials)
-        deinitializeInPlace(&snapshot.stateFailureSerial)
-        deinitializeInPlace(&snapshot.listSerial)
-    }
-
     /// The snapshot of a paginator that has done nothing yet.
     @inlinable
     public static var initial: PagingSnapshot {
