@@ -1,75 +1,87 @@
 // Local edits of the loaded items.
 //
-// An edit applies at once to the newest snapshot, atomically, as one update with an exact change, even
-// while loads are in flight: a page that lands later joins the edited list. Edits are local: they change
-// the loaded items, never the keys, the ends, or what the next request asks for; a refresh that commits
-// later replaces the list with the server's (re-apply the optimistic edits you still want), as
-// TanStack Query's `setQueryData` is overwritten by a refetch.
+// An edit applies at once, atomically, as one update with an exact change, even while loads are in
+// flight: a page that lands later joins the edited list. An index names a row of the snapshot the
+// observers were last given (what the screen shows), which pages that landed since may have moved: the
+// edit applies to that row where it is now. Edits are local: they change the loaded items, never the
+// keys, the ends, or what the next request asks for; a refresh that commits later replaces the list with
+// the server's (re-apply the optimistic edits you still want), as TanStack Query's `setQueryData` is
+// overwritten by a refetch.
 
 extension Paginator {
-    /// Inserts `item` at `index` of the current items.
+    /// Inserts `item` at position `index` of the items the observers were last given.
     ///
-    /// The item joins the page that holds `index` (the last page at the end). With deduplication, its
-    /// identity counts as loaded: a later server copy of it is dropped.
+    /// The position is before the row that was at `index` there (after the last row for `items.count`),
+    /// wherever that row is now. The item joins the page that holds its position (the last page at the
+    /// end). With deduplication, its identity counts as loaded: a later server copy of it is dropped.
     ///
     /// - Parameters:
     ///   - item: The item to insert.
-    ///   - index: A position in `0...items.count` (a negative index traps, naming `index`).
-    /// - Returns: ``EditOutcome/applied``, or why nothing changed.
-    /// - Complexity: O(page size + log pages), amortised.
+    ///   - index: A position in `0...items.count` of the observers' latest snapshot (a negative index
+    ///     traps, naming `index`).
+    /// - Returns: ``EditOutcome/applied``, ``EditOutcome/rowGone`` when the row the position follows from
+    ///   is gone, or why else nothing changed.
+    /// - Complexity: O(page size + log pages + publications not yet delivered), amortised.
     @inlinable
     @discardableResult
     public func insert(_ item: Item, at index: Int) -> EditOutcome {
         Self.checkIndex(index)
-        return engine.edit { _ in .edit(.insert(item, at: index)) }
+        return engine.edit(at: index, insertion: true) { _, position in .edit(.insert(item, at: position)) }
     }
 
-    /// Removes the item at `index` of the current items.
+    /// Removes row `index` of the items the observers were last given, wherever it is now.
     ///
     /// Its page keeps its keys (the next offset does not move), and a page left with no rows stays a
     /// page. With deduplication, the removed identity stays loaded: a server copy of it never comes
     /// back in this generation.
     ///
-    /// - Parameter index: A position in `0..<items.count` (a negative index traps, naming `index`).
-    /// - Returns: ``EditOutcome/applied``, or why nothing changed.
+    /// - Parameter index: A position in `0..<items.count` of the observers' latest snapshot (a negative
+    ///   index traps, naming `index`).
+    /// - Returns: ``EditOutcome/applied``, ``EditOutcome/rowGone`` when that row is gone, or why else
+    ///   nothing changed.
     @inlinable
     @discardableResult
     public func remove(at index: Int) -> EditOutcome {
         Self.checkIndex(index)
-        return engine.edit { _ in .edit(.remove(at: index)) }
+        return engine.edit(at: index, insertion: false) { _, row in .edit(.remove(at: row)) }
     }
 
-    /// Replaces the item at `index` of the current items with `item`, in place.
+    /// Replaces row `index` of the items the observers were last given with `item`, in place, wherever
+    /// that row is now.
     ///
     /// - Parameters:
-    ///   - index: A position in `0..<items.count` (a negative index traps, naming `index`).
+    ///   - index: A position in `0..<items.count` of the observers' latest snapshot (a negative index
+    ///     traps, naming `index`).
     ///   - item: The new version of the row.
-    /// - Returns: ``EditOutcome/applied``, or why nothing changed.
+    /// - Returns: ``EditOutcome/applied``, ``EditOutcome/rowGone`` when that row is gone, or why else
+    ///   nothing changed.
     @inlinable
     @discardableResult
     public func replace(at index: Int, with item: Item) -> EditOutcome {
         Self.checkIndex(index)
-        return engine.edit { _ in .edit(.replace(at: index, with: item)) }
+        return engine.edit(at: index, insertion: false) { _, row in .edit(.replace(at: row, with: item)) }
     }
 
-    /// Changes the item at `index` of the current items with `change`, in place.
+    /// Changes row `index` of the items the observers were last given with `change`, in place, wherever
+    /// that row is now.
     ///
-    /// `change` runs on the calling thread with no lock held, on a copy of the item; if the list changed
-    /// meanwhile, it runs again on the new item at `index`.
+    /// `change` runs on the calling thread with no lock held, on a copy of the row as it is now; if the
+    /// list changed meanwhile, it runs again on the row's newer version.
     ///
     /// - Parameters:
-    ///   - index: A position in `0..<items.count` (a negative index traps, naming `index`).
+    ///   - index: A position in `0..<items.count` of the observers' latest snapshot (a negative index
+    ///     traps, naming `index`).
     ///   - change: Mutates the item.
-    /// - Returns: ``EditOutcome/applied``, or why nothing changed.
+    /// - Returns: ``EditOutcome/applied``, ``EditOutcome/rowGone`` when that row is gone, or why else
+    ///   nothing changed.
     @inlinable
     @discardableResult
     public func modify(at index: Int, _ change: (inout Item) -> Void) -> EditOutcome {
         Self.checkIndex(index)
-        return engine.edit { items in
-            guard index < items.count else { return .done(.outOfRange) }
-            var item = items[index]
+        return engine.edit(at: index, insertion: false) { items, row in
+            var item = items[row]
             change(&item)
-            return .edit(.replace(at: index, with: item))
+            return .edit(.replace(at: row, with: item))
         }
     }
 

@@ -274,12 +274,14 @@ public final class Paginator<
     /// Call it for every displayed row. The index is read against the latest snapshot delivered to
     /// observers (what a list shows) and moved down by the rows prepended since, so a list that lags
     /// behind never asks for a page it already has. Negative, out-of-range and stale indices are
-    /// ignored, and it never re-requests a page that failed.
+    /// ignored, and it never re-requests a page that failed. Every index passed is recorded as the row
+    /// last shown, which a saved list keeps (``PagingSavedState/lastShownRow``).
     ///
     /// - Parameter index: The index of a row being displayed.
     /// - Complexity: O(1) when it does nothing.
     @inlinable
     public func preload(index: Int) {
+        if index >= 0 { engine.gate.recordShown(index) }
         guard engine.preloadsUnderTheLock || engine.gate.allowsPreload(index: index, distance: prefetchDistance) else {
             return
         }

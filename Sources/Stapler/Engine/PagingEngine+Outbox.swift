@@ -107,6 +107,9 @@ extension PagingEngine {
                         changesQuery: effects.changesQuery, slotsChange: effects.slotsChange,
                         previousPlaceholders: effects.previousPlaceholders ?? (0, 0)))
                 box.deliveries.append(.publication(target))
+                state.changes.record(
+                    target.publication.itemsChange, count: state.machine.snapshot.items.count,
+                    delivered: box.publishedSerial)
             }
             for (settled, outcome) in effects.firstPageOutcomes {
                 for waiter in state.waiters.removeValue(forKey: settled) ?? [] {
@@ -245,6 +248,8 @@ extension PagingEngine {
         let replaced = box.publishedBox
         box.publishedBox = next
         box.publishedSerial &+= 1
+        gate.recordDelivered(
+            leadingCount: next.publication.snapshot.leadingCount, listSerial: next.publication.snapshot.listSerial)
         return replaced
     }
 

@@ -82,6 +82,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         /// What every load's sink hands its events to, made by the first load that starts (see
         /// ``PagingEngine/pageReceiver(in:)``).
         @usableFromInline var pageReceiver: PageSink<Item, Key, Metadata, Failure>.Receiver?
+        /// The item changes of the latest publications, by serial: what carries an index of a snapshot an
+        /// app was given to the current list.
+        @usableFromInline var changes = PublishedChanges()
 
         @inlinable
         init(machine: Machine) {
@@ -355,5 +358,27 @@ extension PagingEngine {
         send {
             $0.receivePreload(index: index, distance: distance, seenLeadingCount: seen.0, seenListSerial: seen.1)
         }
+    }
+
+    /// Loads a page at each edge that row `index` of a snapshot older than the delivered one (`seen`: its
+    /// leading count and list) is within `distance` rows of, and records it as the row last shown.
+    @inlinable
+    func preload(index: Int, distance: Int, seen: (leadingCount: Int, listSerial: UInt64)) {
+        guard index >= 0 else { return }
+        gate.recordShown(index, seen: seen)
+        send {
+            $0.receivePreload(
+                index: index, distance: distance, seenLeadingCount: seen.leadingCount, seenListSerial: seen.listSerial)
+        }
+    }
+}
+
+extension PagingEngine {
+    /// The row last passed to `preload(index:)`, counted from the first page of list `listSerial`; `nil`
+    /// when the machine records every preloaded row itself (a memory bound or placeholders send every
+    /// preload through it) or when none was passed for that list.
+    @inlinable
+    func lastShownRow(inList listSerial: UInt64) -> Int? {
+        preloadsUnderTheLock ? nil : gate.lastShown(inList: listSerial)
     }
 }

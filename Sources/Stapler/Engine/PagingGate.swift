@@ -21,19 +21,97 @@ import Synchronization
 final class PagingGate: Sendable {
     #if canImport(Darwin)
         @usableFromInline let storage: any GateStorage
+        @usableFromInline let delivered: any GateStorage
+        @usableFromInline let shownRow: any GateStorage
     #else
         // Linux always has `Atomic`: keep the word inline, with no dynamic dispatch.
         @usableFromInline let word = Atomic<Int>(0)
+        /// Where the delivered snapshot's rows start, packed by ``place(leadingCount:listSerial:)``.
+        @usableFromInline let delivered = Atomic<Int>(0)
+        /// The row last passed to `preload(index:)`, counted from the list's first page and packed with its
+        /// list by ``place(leadingCount:listSerial:)`` (0: none yet).
+        @usableFromInline let shownRow = Atomic<Int>(0)
     #endif
 
     init() {
         #if canImport(Darwin)
             if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
                 storage = AtomicGateStorage()
+                delivered = AtomicGateStorage()
+                shownRow = AtomicGateStorage()
             } else {
                 storage = LockedGateStorage()
+                delivered = LockedGateStorage()
+                shownRow = LockedGateStorage()
             }
         #endif
+    }
+
+    /// A row count (from -2^31) and the low 31 bits of a list serial plus one, in one word (0 is none).
+    @inlinable
+    static func place(leadingCount: Int, listSerial: UInt64) -> Int {
+        let count = min(max(leadingCount, Int(Int32.min)), Int(Int32.max)) - Int(Int32.min)
+        return Int(truncatingIfNeeded: (listSerial & 0x7FFF_FFFF) + 1) << 32 | count
+    }
+
+    /// The row count and the low list-serial bits of a word made by ``place(leadingCount:listSerial:)``.
+    @inlinable
+    static func unpack(_ word: Int) -> (count: Int, serialBits: UInt64)? {
+        guard word != 0 else { return nil }
+        return ((word & 0xFFFF_FFFF) + Int(Int32.min), UInt64(word >> 32) - 1)
+    }
+
+    /// Records the leading count and the list of the snapshot being delivered; the flusher calls it as it
+    /// stages each publication.
+    @inlinable
+    func recordDelivered(leadingCount: Int, listSerial: UInt64) {
+        let word = Self.place(leadingCount: leadingCount, listSerial: listSerial)
+        #if canImport(Darwin)
+            delivered.store(word)
+        #else
+            delivered.store(word, ordering: .relaxed)
+        #endif
+    }
+
+    /// Records row `index` of the delivered snapshot as the row last passed to `preload(index:)`.
+    ///
+    /// It runs whatever the call then does: every row a list displays is recorded, not only those near
+    /// an end, at the cost of a load and a store. `seen`, when given, is the leading count and list of an
+    /// older snapshot the index refers to instead.
+    @inlinable
+    func recordShown(_ index: Int, seen: (leadingCount: Int, listSerial: UInt64)? = nil) {
+        let row: Int
+        let serialBits: UInt64
+        if let seen {
+            (row, serialBits) = (index - seen.leadingCount, seen.listSerial & 0x7FFF_FFFF)
+        } else {
+            #if canImport(Darwin)
+                let word = delivered.load()
+            #else
+                let word = delivered.load(ordering: .relaxed)
+            #endif
+            let (leading, bits) = Self.unpack(word) ?? (0, 0)
+            (row, serialBits) = (index - leading, bits)
+        }
+        let word = Self.place(leadingCount: row, listSerial: serialBits)
+        #if canImport(Darwin)
+            shownRow.store(word)
+        #else
+            shownRow.store(word, ordering: .relaxed)
+        #endif
+    }
+
+    /// The row last passed to `preload(index:)`, counted from the first page of list `listSerial`, if any
+    /// was passed for that list.
+    @inlinable
+    func lastShown(inList listSerial: UInt64) -> Int? {
+        #if canImport(Darwin)
+            let word = shownRow.load()
+        #else
+            let word = shownRow.load(ordering: .relaxed)
+        #endif
+        guard let (row, bits) = Self.unpack(word), bits == listSerial & 0x7FFF_FFFF else { return nil }
+        return row
     }
 
     /// The packed word: bits 0-2 hold the bottom edge's code and bits 3-5 the top edge's (0: a load can

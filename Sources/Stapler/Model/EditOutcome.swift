@@ -1,7 +1,9 @@
 /// What a local edit of a paginator's items did.
 ///
-/// An edit applies at once to the newest snapshot, as one update with an exact change. It changes the
-/// loaded items only: never the keys, the ends, or what the next request asks for.
+/// An edit applies at once, as one update with an exact change. An index names a row of the snapshot
+/// the caller was given (the observers' latest for a `Paginator`, `items` for a `PagingModel`), followed
+/// to where that row is now. It changes the loaded items only: never the keys, the ends, or what the
+/// next request asks for.
 public enum EditOutcome: Sendable, Hashable {
     /// The edit was applied and published.
     case applied
@@ -12,4 +14,7 @@ public enum EditOutcome: Sendable, Hashable {
     case notFound
     /// No first page was loaded yet, so there is no list to edit: nothing changed.
     case notLoaded
+    /// The row the index named, in the snapshot the caller was given, was removed or replaced (a refresh
+    /// replaced the list) before the edit applied: nothing changed.
+    case rowGone
 }

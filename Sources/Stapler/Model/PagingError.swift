@@ -13,19 +13,23 @@ public enum PagingError<Failure: Error>: Error {
     case invalidTotal(Int)
     /// The load did not answer within the paginator's `loadTimeout`; its late answer is never applied.
     case timedOut
+    /// The server named a next key, but `pages` pages in a row added no new item: the list stopped there
+    /// (``StopReason/noProgress(pages:)``) instead of asking on forever. It is what a list shows as
+    /// unavailable for that stop; loads never fail with it.
+    case noProgress(pages: Int)
 
     /// Whether requesting the same page again can help.
     ///
     /// A source's failure, a timeout and a request that completed without a page (an empty answer) may
     /// pass; a key that loops and a negative total are answers the server gives again: retrying them
-    /// loops. (A server that adds nothing page after page ends the list with
-    /// ``StopReason/noProgress(pages:)`` rather than an error.) A list shows a retryable error with a Retry button and the others
-    /// as unavailable (``ListFooter/unavailable(_:)``).
+    /// loops, and so does asking again a server that added nothing page after page (``noProgress(pages:)``).
+    /// A list shows a retryable error with a Retry button and the others as unavailable
+    /// (``ListFooter/unavailable(_:)``).
     @inlinable
     public var isRetryable: Bool {
         switch self {
         case .source, .timedOut, .noPage: true
-        case .repeatedKey, .invalidTotal: false
+        case .repeatedKey, .invalidTotal, .noProgress: false
         }
     }
 
@@ -48,6 +52,7 @@ extension PagingError: CustomStringConvertible {
         case .repeatedKey: "the next key repeats a key already used"
         case .invalidTotal(let total): "invalid total \(total)"
         case .timedOut: "the load timed out"
+        case .noProgress(let pages): "\(pages) pages in a row added nothing new"
         }
     }
 }

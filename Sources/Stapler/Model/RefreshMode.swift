@@ -9,10 +9,13 @@ public enum RefreshMode<Key: Sendable>: Sendable {
     /// Open the list at `key`: its first page is the page of that key, and later restarts reload it.
     /// A chat opens at its newest page and pages older; a timeline opens mid-list.
     case open(at: Key)
-    /// Reload every shown page in order, one request at a time, from the top page's own key, each next
-    /// key taken from the fresh page before it. The old rows stay until the last page is in; then one
-    /// update replaces them. A fresh chain that ends early commits fewer pages; a page that fails leaves
-    /// the rows and `retry()` resumes at that page, with its fresh key.
+    /// Reload every shown page, one request at a time: first the page the list was opened at, by its own
+    /// key, then the pages below it and then the pages above it, as far as the shown pages reach, each key
+    /// taken from the fresh page next to it. A chat opened at its newest page and paged older reloads
+    /// every older page it shows; a timeline opened mid-list reloads both ways. (When a memory bound
+    /// dropped the opening page, the shown page nearest to it stands in for it.) The old rows stay until
+    /// the last page is in; then one update replaces them. A fresh chain that ends early commits fewer
+    /// pages; a page that fails leaves the rows and `retry()` resumes at that page, with its fresh key.
     case reloadAll
     /// Reload the page that holds row `index` (by its stored key), then pages above and below it, in
     /// turn, until at least `minimumCount` rows are in (the anchor's page alone for 0), and replace the

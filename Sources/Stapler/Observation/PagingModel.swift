@@ -57,13 +57,18 @@
         @ObservationIgnored public let paginator: Paginator<Item, Key, Query, Metadata, Failure>
         @ObservationIgnored private let inbox = SnapshotInbox<Item, Metadata, Failure>()
         @ObservationIgnored private let observation = SerialDisposable()
+        /// Where the snapshot the model shows came from: what the indices the app passes refer to.
+        @ObservationIgnored var shown: ShownSnapshot
 
         /// Creates the model of `paginator`, showing its current snapshot at once.
         ///
         /// - Parameter paginator: The paginator; it may deliver on any thread or scheduler.
         public init(_ paginator: Paginator<Item, Key, Query, Metadata, Failure>) {
             self.paginator = paginator
-            let snapshot = paginator.snapshot.value
+            let (snapshot, serial) = paginator.engine.outbox.withLock { box in
+                (box.published.snapshot, box.publishedSerial)
+            }
+            shown = ShownSnapshot(snapshot, serial: serial)
             items = snapshot.items
             state = snapshot.state
             loadStates = snapshot.loadStates
@@ -72,8 +77,11 @@
             total = snapshot.total
             metadata = snapshot.metadata
             let inbox = inbox
+            let engine = paginator.engine
             observation.inner = paginator.snapshot.signal.observeValues { [weak self] snapshot in
-                guard inbox.post(snapshot) else { return }
+                // While an observer is notified, the outbox's serial is the notified publication's.
+                let serial = engine.outbox.withLock { $0.publishedSerial }
+                guard inbox.post(snapshot, serial: serial) else { return }
                 Task { @MainActor in self?.drain() }
             }
         }
@@ -84,7 +92,8 @@
 
         /// Applies the newest snapshot that arrived, in one turn.
         private func drain() {
-            guard let snapshot = inbox.take() else { return }
+            guard let (snapshot, serial) = inbox.take() else { return }
+            shown = ShownSnapshot(snapshot, serial: serial)
             items = snapshot.items
             state = snapshot.state
             loadStates = snapshot.loadStates
@@ -132,11 +141,17 @@
             await paginator.retry()
         }
 
-        /// Loads a page at each end that row `index` is near; see ``Paginator/preload(index:)``.
+        /// Loads a page at each end that row `index` of ``items`` is near; see ``Paginator/preload(index:)``.
         ///
-        /// - Parameter index: The index of a row being displayed.
+        /// The index is read against ``items``, which may lag the paginator's delivery by a main-actor hop:
+        /// it is moved by the rows prepended since, as the paginator moves indices of its observers'
+        /// snapshot.
+        ///
+        /// - Parameter index: The index of a row of ``items`` being displayed.
         public func preload(index: Int) {
-            paginator.preload(index: index)
+            paginator.engine.preload(
+                index: index, distance: paginator.prefetchDistance,
+                seen: (shown.leadingCount, shown.listSerial))
         }
 
         /// Disposes the loads in flight; see ``Paginator/cancel()``.
@@ -145,29 +160,44 @@
         }
     }
 
+    /// What a model's indices refer to: the serial of the publication its snapshot came from, and that
+    /// snapshot's items and place in its list.
+    struct ShownSnapshot {
+        let serial: UInt64
+        let leadingCount: Int
+        let listSerial: UInt64
+
+        init<Item, Metadata, Failure>(_ snapshot: PagingSnapshot<Item, Metadata, Failure>, serial: UInt64) {
+            self.serial = serial
+            leadingCount = snapshot.leadingCount
+            listSerial = snapshot.listSerial
+        }
+    }
+
     /// The newest snapshot not yet applied by a model, and whether a hop to the main actor is scheduled.
     final class SnapshotInbox<Item: Sendable, Metadata: Sendable, Failure: Error>: Sendable {
+        typealias Posted = (snapshot: PagingSnapshot<Item, Metadata, Failure>, serial: UInt64)
         // Guarded by its own lock.
-        private let state = LockedState<(snapshot: PagingSnapshot<Item, Metadata, Failure>?, scheduled: Bool)>(
-            (nil, false))
+        private let state = LockedState<(posted: Posted?, scheduled: Bool)>((nil, false))
 
-        /// Keeps `snapshot` as the newest; returns whether the caller must schedule a drain.
-        func post(_ snapshot: PagingSnapshot<Item, Metadata, Failure>) -> Bool {
+        /// Keeps `snapshot`, of publication `serial`, as the newest; returns whether the caller must
+        /// schedule a drain.
+        func post(_ snapshot: PagingSnapshot<Item, Metadata, Failure>, serial: UInt64) -> Bool {
             state.withLock { state in
-                state.snapshot = snapshot
+                state.posted = (snapshot, serial)
                 defer { state.scheduled = true }
                 return !state.scheduled
             }
         }
 
-        /// Takes the newest snapshot; the next post schedules a new drain.
-        func take() -> PagingSnapshot<Item, Metadata, Failure>? {
+        /// Takes the newest snapshot and its serial; the next post schedules a new drain.
+        func take() -> Posted? {
             state.withLock { state in
                 defer {
-                    state.snapshot = nil
+                    state.posted = nil
                     state.scheduled = false
                 }
-                return state.snapshot
+                return state.posted
             }
         }
     }

@@ -9,12 +9,23 @@
 /// | `refreshing` | ``loading`` | ``content(_:)``, refreshing, footer ``ListFooter/hidden`` |
 /// | `errorRefreshing` | ``failed(_:)`` | ``content(_:)`` with the refresh error as a notice, no footer |
 /// | `noData` | ``empty`` | (impossible) |
-/// | `data` | ``content(_:)`` | ``content(_:)``, footer ``ListFooter/loadingRow`` while pages are left, ``ListFooter/end`` after the last |
+/// | `data` | ``content(_:)`` | ``content(_:)``, footer ``ListFooter/loadingRow`` while pages are left, ``ListFooter/end`` after the last, ``ListFooter/unavailable(_:)`` when the server stopped adding items |
 /// | `loadingMore` | (impossible) | ``content(_:)``, footer ``ListFooter/loadingRow`` |
 /// | `errorLoadingMore` | (impossible) | ``content(_:)``, footer ``ListFooter/retry(_:)`` |
 ///
 /// A later page's error never shows the full-screen error: it is the retry footer under the content.
 /// A failed refresh shows the full-screen error only when there are no items to keep showing.
+///
+/// The footer says "end" only for a true end. Each ``StopReason`` of the bottom edge has one footer:
+///
+/// | ``PagingSnapshot/stopReason`` | footer |
+/// |---|---|
+/// | `nil` (pages are left) or ``StopReason/cancelled`` | ``ListFooter/loadingRow`` |
+/// | ``StopReason/endOfList`` | ``ListFooter/end`` |
+/// | ``StopReason/emptyFirstPage`` | ``ListFooter/end`` (with no rows, the screen is ``empty``) |
+/// | ``StopReason/noProgress(pages:)`` | ``ListFooter/unavailable(_:)`` with ``PagingError/noProgress(pages:)`` |
+/// | ``StopReason/repeatedKey`` | ``ListFooter/unavailable(_:)`` with ``PagingError/repeatedKey`` |
+/// | ``StopReason/failed(_:)`` | ``ListFooter/retry(_:)`` when ``PagingError/isRetryable``, else ``ListFooter/unavailable(_:)`` |
 ///
 /// ```swift
 /// paginator.presentation.producer.startWithValues { screen in
@@ -64,7 +75,14 @@ public enum ListPresentation<Failure: Error>: Sendable {
             self = .content(
                 ListContent(itemCount: count, footer: error.isRetryable ? .retry(error) : .unavailable(error)))
         case .data, .uninitialized, .noData:
-            self = .content(ListContent(itemCount: count, footer: snapshot.isEndReached ? .end : .loadingRow))
+            let footer: ListFooter<Failure>
+            if case .noProgress(let pages)? = snapshot.stopReason {
+                // The server stopped adding items while it still named a next page: not a true end.
+                footer = .unavailable(.noProgress(pages: pages))
+            } else {
+                footer = snapshot.isEndReached ? .end : .loadingRow
+            }
+            self = .content(ListContent(itemCount: count, footer: footer))
         }
     }
 

@@ -11,7 +11,10 @@ extension Paginator {
     /// - Complexity: O(pages) under the paginator's lock, then O(items) to copy the rows out.
     public var savedState: PagingSavedState<Item, Key, Query, Metadata>? {
         let parts = engine.state.withLock { state in
-            state.machine.hasList ? PagingMachine.SavedParts(state.machine) : nil
+            // The row last passed to `preload(index:)`, when it was a row of this list.
+            state.machine.hasList
+                ? PagingMachine.SavedParts(
+                    state.machine, shownRow: engine.lastShownRow(inList: state.machine.snapshot.listSerial)) : nil
         }
         return parts?.savedState(model: engine.source.model)
     }

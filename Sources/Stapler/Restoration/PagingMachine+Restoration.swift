@@ -24,12 +24,14 @@ extension PagingMachine {
         @usableFromInline let stoppedWithoutProgress: Int?
         @usableFromInline let accessedRow: Int?
 
+        /// The parts of `machine`'s list; `shownRow` is the row last shown, counted from the list's first
+        /// page (the row the machine recorded when `nil`).
         @inlinable
-        init(_ machine: PagingMachine) {
+        init(_ machine: PagingMachine, shownRow: Int? = nil) {
             shown = ShownList(machine)
             openingKey = machine.openingKey
             stoppedWithoutProgress = machine.bottomStoppedWithoutProgress
-            accessedRow = machine.accessedRow
+            accessedRow = shownRow.map { $0 + machine.snapshot.leadingCount } ?? machine.accessedRow
         }
 
         /// The saved state of the list, for a source of page model `model`.

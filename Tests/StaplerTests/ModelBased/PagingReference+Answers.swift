@@ -20,22 +20,36 @@ extension PagingReference {
         switch load.direction {
         case .refresh:
             let used = Set(chain?.pages.map(\.key) ?? [])
-            let chained = load.step > 0
-            if !ends, let nextKey, nextKey == load.key || used.contains(nextKey) {
+            let goesUp = load.step < 0
+            if !ends, !goesUp, let nextKey, nextKey == load.key || used.contains(nextKey) {
                 return fail(load, retryable: false)
             }
-            if !topEnds, !chained, let previousKey, previousKey == load.key || previousKey == nextKey {
+            if !topEnds, load.step <= 0, let previousKey,
+                previousKey == load.key || previousKey == nextKey || used.contains(previousKey)
+            {
                 return fail(load, retryable: false)
             }
-            guard var plan = chain else {
-                return commit(
-                    [(load.key, pageItems, ends ? nil : nextKey, topEnds ? nil : previousKey)], load, pageTotal)
+            let loaded = (load.key, pageItems, ends ? nil : nextKey, topEnds ? nil : previousKey)
+            guard var plan = chain else { return commit([loaded], load, pageTotal) }
+            if goesUp { plan.above.append(loaded) } else { plan.below.append(loaded) }
+            let usedNow = used.union([load.key])
+            let bottom = plan.below[plan.below.count - 1]
+            let top = plan.above.last ?? plan.below[0]
+            if plan.below.count < plan.targetBelow, !bottom.items.isEmpty, let next = bottom.next,
+                !usedNow.contains(next)
+            {
+                chain = plan
+                refreshSlot = .loading(
+                    self.load(key: next, query: query, direction: .refresh, step: plan.below.count))
+            } else if plan.above.count < plan.targetAbove, !top.items.isEmpty, let previous = top.previous,
+                !usedNow.contains(previous)
+            {
+                chain = plan
+                refreshSlot = .loading(
+                    self.load(key: previous, query: query, direction: .refresh, step: -(plan.above.count + 1)))
+            } else {
+                commit(plan.pages, load, pageTotal, openingPage: plan.above.count)
             }
-            plan.pages.append((load.key, pageItems, ends ? nil : nextKey, topEnds ? nil : previousKey))
-            if ends || plan.pages.count >= plan.target { return commit(plan.pages, load, pageTotal) }
-            chain = plan
-            refreshSlot = .loading(
-                self.load(key: nextKey!, query: query, direction: .refresh, step: plan.pages.count))
         case .append:
             // A page the bound dropped is followed by the key remembered beyond it.
             let reloaded = reloadsDropped(.append)
@@ -60,6 +74,7 @@ extension PagingReference {
             items.insert(contentsOf: kept, at: 0)
             pageKeys.insert(load.key, at: 0)
             pageRows.insert(kept.count, at: 0)
+            bounds.pagesAboveOpening += 1
             leadingCount += kept.count
             self.previousKey = reloaded ?? (topEnds ? nil : previousKey)
             if let onward = self.previousKey { usedKeys.insert(onward) }
@@ -97,7 +112,8 @@ extension PagingReference {
 
     /// Replaces the list with `pages` (one, or a reload's chain), in one update.
     private mutating func commit(
-        _ pages: [(key: Int, items: [Int], next: Int?, previous: Int?)], _ load: Load, _ lastTotal: Int
+        _ pages: [(key: Int, items: [Int], next: Int?, previous: Int?)], _ load: Load, _ lastTotal: Int,
+        openingPage: Int = 0
     ) {
         seen = []
         items = []
@@ -125,6 +141,8 @@ extension PagingReference {
         secondPageRequested = false
         total = configuration.model == .offset ? lastTotal : nil
         bounds = BoundState()
+        bounds.pagesAboveOpening = openingPage
+        screenCaughtUp()
     }
 
     /// The items of a page that are shown: with deduplication, those the list has not had (the first of

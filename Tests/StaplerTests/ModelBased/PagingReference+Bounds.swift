@@ -32,6 +32,8 @@ extension PagingReference {
         var below = DroppedEnd()
         /// The row last preloaded, counted from the list's first page (so `leadingCount` rows down).
         var lastRow: Int?
+        /// How many shown pages are above the page the list was opened at (where `.reloadAll` starts).
+        var pagesAboveOpening = 0
     }
 
     /// How often pages were dropped and reloaded at each end, and preloads jumped.
@@ -87,9 +89,11 @@ extension PagingReference {
         let rows = pageRows.removeFirst()
         let key = pageKeys.removeFirst()
         if configuration.deduplicates { seen.subtract(items.prefix(rows)) }
+        removedSinceShown.formUnion(items.prefix(rows))
         items.removeFirst(rows)
         boundEvents.dropsAbove += 1
         bounds.above.push(key, edgeKey: previousKey)
+        bounds.pagesAboveOpening -= 1
         previousKey = key
         leadingCount -= rows
         reopen(.prepend)
@@ -99,6 +103,7 @@ extension PagingReference {
         let rows = pageRows.removeLast()
         let key = pageKeys.removeLast()
         if configuration.deduplicates { seen.subtract(items.suffix(rows)) }
+        removedSinceShown.formUnion(items.suffix(rows))
         items.removeLast(rows)
         boundEvents.dropsBelow += 1
         bounds.below.push(key, edgeKey: nextKey)

@@ -143,5 +143,6 @@ extension PagingReference {
         bounds = list.bounds
         listSerial &+= 1
         hasList = true
+        screenCaughtUp()
     }
 }

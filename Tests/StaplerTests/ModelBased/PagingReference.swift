@@ -59,13 +59,21 @@ struct PagingReference {
         case failed(Load)
     }
 
-    /// A refresh of several pages in progress: the pages loaded so far and how many to load.
+    /// A refresh of several pages in progress: the pages loaded so far, from the opening page down
+    /// (`below`) and then up (`above`, the nearest first), and how many to load each way.
     struct Chain: Equatable {
-        var pages: [(key: Int, items: [Int], next: Int?, previous: Int?)] = []
-        let target: Int
+        typealias Loaded = (key: Int, items: [Int], next: Int?, previous: Int?)
+        var below: [Loaded] = []
+        var above: [Loaded] = []
+        let targetBelow: Int
+        let targetAbove: Int
+
+        /// The pages in list order.
+        var pages: [Loaded] { above.reversed() + below }
 
         static func == (lhs: Chain, rhs: Chain) -> Bool {
-            lhs.target == rhs.target && lhs.pages.map(\.key) == rhs.pages.map(\.key)
+            lhs.targetBelow == rhs.targetBelow && lhs.targetAbove == rhs.targetAbove
+                && lhs.pages.map(\.key) == rhs.pages.map(\.key)
         }
     }
 
@@ -118,6 +126,10 @@ struct PagingReference {
     var cache: [(query: Int, list: ShownList)] = []
     /// With a memory bound: the dropped pages and the row last shown.
     var bounds = BoundState()
+    /// The rows removed (by edits or a bound) and the values replaced (old to new) since the screen last
+    /// showed the reference's list: what an index of a lagging screen may no longer name.
+    var removedSinceShown: Set<Int> = []
+    var replacedSinceShown: [Int: Int] = [:]
     /// How often this paginator dropped, reloaded and jumped (for the coverage test).
     var boundEvents = BoundEvents()
 
@@ -205,9 +217,12 @@ struct PagingReference {
         let fromCache = newQuery.map { switchCachedList(to: $0) } ?? false
         var key = start ?? openingKey
         var plan: Chain?
-        if reloadAll, hasList, let top = pageKeys.first {
-            key = top
-            plan = Chain(target: pageKeys.count)
+        if reloadAll, hasList, !pageKeys.isEmpty {
+            // From the page the list was opened at (the shown page nearest to it, once dropped), down,
+            // then up.
+            let opening = min(max(bounds.pagesAboveOpening, 0), pageKeys.count - 1)
+            key = pageKeys[opening]
+            plan = Chain(targetBelow: pageKeys.count - opening, targetAbove: opening)
         }
         if let row = aroundRow, hasList, !items.isEmpty {
             guard row >= 0, row < items.count else { return }
@@ -305,8 +320,62 @@ struct PagingReference {
         if case .loading = appendSlot { appendSlot = .idle }
     }
 
-    /// A local edit at `row`: returns the value the session must insert or put, or `nil` for a removal
-    /// or when nothing changes (no list, or a row out of range).
+    /// What a local edit at `row` of the screen's snapshot does: applied (with the value the session must
+    /// insert or put, `nil` for a removal), nothing (no list, a row out of range or gone), or `nil` when
+    /// the reference cannot tell (the row was removed and came back while the screen lagged).
+    enum EditPrediction: Equatable {
+        case applies(value: Int?)
+        case changesNothing
+    }
+
+    /// The screen caught up with the reference: every row it shows is the reference's.
+    mutating func screenCaughtUp() {
+        removedSinceShown = []
+        replacedSinceShown = [:]
+    }
+
+    /// A local edit of row `row` of the snapshot the screen shows (`shown`: its rows and list serial),
+    /// applied to that row where it is now (the contract's index rule): an insertion goes before the row
+    /// that was at `row` there (after the last row at the end); a row removed since is gone; across a
+    /// list replaced since, the row is found by its value when deduplicating, else it is gone.
+    mutating func edit(_ kind: PagingOperation.EditKind, row: Int, shown: (items: [Int], listSerial: UInt64))
+        -> EditPrediction?
+    {
+        guard hasList, !pageKeys.isEmpty else { return .changesNothing }
+        let count = shown.items.count
+        let insertion = kind == .insert
+        guard row < count || (insertion && row == count) else { return .changesNothing }
+        var target = row
+        let screenIsCurrent =
+            shown.listSerial == listSerial && shown.items == items && removedSinceShown.isEmpty
+            && replacedSinceShown.isEmpty
+        if count > 0, !screenIsCurrent {
+            let after = row == count
+            var anchor = shown.items[after ? count - 1 : row]
+            // A value shown twice (overlapping pages with no deduplication) does not say which row it is.
+            if shown.items.lazy.filter({ $0 == anchor }).count > 1 { return nil }
+            if shown.listSerial == listSerial {
+                while let newer = replacedSinceShown[anchor] { anchor = newer }
+                if items.lazy.filter({ $0 == anchor }).count > 1 { return nil }
+                let index = items.firstIndex(of: anchor)
+                if removedSinceShown.contains(anchor) { return index == nil ? .changesNothing : nil }
+                guard let index else { return .changesNothing }
+                target = after ? index + 1 : index
+            } else {
+                guard configuration.deduplicates, let index = items.firstIndex(of: anchor) else {
+                    return .changesNothing
+                }
+                target = after ? index + 1 : index
+            }
+        } else if count == 0 {
+            target = 0
+        }
+        let (applies, value) = edit(kind, row: target)
+        return applies ? .applies(value: value) : .changesNothing
+    }
+
+    /// A local edit at `row` of the reference's own list: returns the value the session must insert or
+    /// put, or `nil` for a removal or when nothing changes (no list, or a row out of range).
     mutating func edit(_ kind: PagingOperation.EditKind, row: Int) -> (applies: Bool, value: Int?) {
         guard hasList, !pageKeys.isEmpty else { return (false, nil) }
         // A value the list has not had: a row the server may still send (so a later page meets the local
@@ -326,11 +395,12 @@ struct PagingReference {
         case .remove:
             guard row < items.count else { return (false, nil) }
             pageRows[page(holding: row, insertion: false)] -= 1
-            items.remove(at: row)
+            removedSinceShown.insert(items.remove(at: row))
             return (true, nil)
         case .replace:
             guard row < items.count else { return (false, nil) }
             inserted += 1
+            replacedSinceShown[items[row]] = value
             items[row] = value
             if configuration.deduplicates { seen.insert(value) }
             return (true, value)

@@ -109,6 +109,8 @@ extension PagingSession {
             case .retry: subject.retry()
             case .cancel: subject.cancel()
             case .edit(let kind, let row):
+                // An edit the session did not make (the reference could not tell its row) is not made here.
+                guard result.outcome != nil else { return }
                 let outcome = subject.edit(kind, row, result.value ?? -1)
                 if outcome != result.outcome {
                     observedFailures.append(

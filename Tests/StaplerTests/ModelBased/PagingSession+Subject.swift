@@ -138,7 +138,7 @@ extension PagingSession {
             preload: { paginator.preload(index: $0) },
             seen: {
                 let snapshot = paginator.snapshot.value
-                return (snapshot.leadingCount, snapshot.listSerial)
+                return (snapshot.leadingCount, snapshot.listSerial, Array(snapshot.items))
             },
             edit: { kind, row, value in
                 switch kind {

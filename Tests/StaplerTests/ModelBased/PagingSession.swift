@@ -65,8 +65,8 @@ final class PagingSession: Sendable {
         let loadNext: @Sendable () -> Void
         let loadPrevious: @Sendable () -> Void
         let preload: @Sendable (Int) -> Void
-        /// The leading count and list serial of the snapshot observers last got.
-        let seen: @Sendable () -> (leading: Int, serial: UInt64)
+        /// The leading count, list serial and rows of the snapshot observers last got.
+        let seen: @Sendable () -> (leading: Int, serial: UInt64, items: [Int])
         let edit: @Sendable (PagingOperation.EditKind, Int, Int?) -> EditOutcome
         let retry: @Sendable () -> Void
         let cancel: @Sendable () -> Void
@@ -122,6 +122,8 @@ final class PagingSession: Sendable {
         var result: CallResult = (nil, nil)
         switch operation {
         case .call(let call, let queue):
+            // With nothing left to deliver, the screen shows the reference's list.
+            if scheduler.value?.nextDue == nil { reference.withLock { $0.screenCaughtUp() } }
             result = perform(call, on: queue)
         case .respond(let age, let answer, let queue, let delay):
             guard let request = request(age: age) else { break }
@@ -173,7 +175,7 @@ final class PagingSession: Sendable {
         let body: @Sendable () -> Void = { [self] in
             guard let subject = subject.value else { return }
             let seen = subject.seen()
-            let edit = reference.withLock { reference -> (applies: Bool, value: Int?) in
+            let edit = reference.withLock { reference -> (applies: Bool, value: Int?)? in
                 switch call {
                 case .refresh(let query): reference.refresh(query: query)
                 case .reloadAll: reference.refresh(query: nil, reloadAll: true)
@@ -183,7 +185,13 @@ final class PagingSession: Sendable {
                 case .preload(let row): reference.preload(row: row, seenLeading: seen.leading, seenSerial: seen.serial)
                 case .retry: reference.retry()
                 case .cancel: reference.cancel()
-                case .edit(let kind, let row): return reference.edit(kind, row: row)
+                case .edit(let kind, let row):
+                    // The row is read against the snapshot the screen shows, which may lag the engine.
+                    switch reference.edit(kind, row: row, shown: (seen.items, seen.serial)) {
+                    case .applies(let value)?: return (true, value)
+                    case .changesNothing?: return (false, nil)
+                    case nil: return nil
+                    }
                 }
                 return (false, nil)
             }
@@ -197,6 +205,9 @@ final class PagingSession: Sendable {
             case .retry: subject.retry()
             case .cancel: subject.cancel()
             case .edit(let kind, let row):
+                // A row removed and brought back while the screen lagged: the reference cannot tell which
+                // the screen's index names, so the edit is not made.
+                guard let edit else { return }
                 let outcome = subject.edit(kind, row, edit.value ?? -1)
                 result.value = (edit.value, outcome)
                 if (outcome == .applied) != edit.applies {

@@ -106,3 +106,19 @@ extension PagingMachine {
         return (last, start, rows)
     }
 }
+
+extension PagingMachine {
+    /// The index of the first shown item whose identity is `identity`, when deduplicating.
+    ///
+    /// - Complexity: O(items).
+    @inlinable
+    func index(ofIdentity identity: AnyHashable) -> Int? {
+        var start = 0
+        for page in 0..<pageKeys.count {
+            guard let identities = pageKeys[page].identities else { return nil }
+            if let offset = identities.firstIndex(of: identity) { return start + offset }
+            start += identities.count
+        }
+        return nil
+    }
+}

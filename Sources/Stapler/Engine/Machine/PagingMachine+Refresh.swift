@@ -17,9 +17,12 @@ extension PagingMachine {
             openingKey = opening
             key = opening
         case .reloadAll:
-            if hasList, let top = pageKeys.first {
-                key = top.key
-                plan = RefreshProgress(goal: .reloadAll(pages: pageKeys.count))
+            if hasList, pageKeys.count > 0 {
+                // From the page the list was opened at (the shown page nearest to it once a bound dropped
+                // it), down and then up: keys a list paged upward with lead upward, not down.
+                let opening = min(max(-firstPageIndex, 0), pageKeys.count - 1)
+                key = pageKeys[opening].key
+                plan = RefreshProgress(goal: .reloadAll(above: opening, below: pageKeys.count - opening))
             }
         case .around(let index, let minimumCount):
             if hasList, !snapshot.items.isEmpty {
@@ -81,8 +84,12 @@ extension PagingMachine {
         plan.add(fresh, up: goesUp)
         guard let (key, up) = plan.nextLoad else {
             var anchor: Int?
-            if case .around(_, let index) = plan.goal { anchor = index }
-            return commitList(plan.pages, anchor: anchor, &effects)
+            var opening = 0
+            switch plan.goal {
+            case .around(_, let index): anchor = index
+            case .reloadAll: opening = plan.above.count
+            }
+            return commitList(plan.pages, anchor: anchor, openingPage: opening, &effects)
         }
         progress = plan
         let following = up ? (plan.above.last ?? plan.below[0]).key : nil
@@ -94,9 +101,11 @@ extension PagingMachine {
     }
 
     /// Replaces the list with `pages` (a generation's first page, or the pages of a refresh of several,
-    /// in list order), in one update; `anchor` is the row of the old list a refresh around a row kept.
+    /// in list order), in one update; `anchor` is the row of the old list a refresh around a row kept, and
+    /// `openingPage` the index of the page the list counts as opened at (the pages above it count as
+    /// prepended, so a later ``RefreshMode/reloadAll`` starts there again).
     @inlinable
-    mutating func commitList(_ pages: [FreshPage], anchor: Int?, _ effects: inout Effects) {
+    mutating func commitList(_ pages: [FreshPage], anchor: Int?, openingPage: Int = 0, _ effects: inout Effects) {
         let previous = snapshot.items
         loadedIdentities = []
         removedByEdits = []
@@ -122,6 +131,7 @@ extension PagingMachine {
         snapshot.items = items
         pageKeys = keys
         forgetDroppedPages()
+        firstPageIndex = -openingPage
         hasList = true
         listWasEmpty = listIsEmpty
         listQuery = query

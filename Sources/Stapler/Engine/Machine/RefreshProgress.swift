@@ -20,7 +20,9 @@ extension PagingMachine {
     struct RefreshProgress {
         @usableFromInline enum Goal {
             /// As many pages as were shown, downwards from the top page.
-            case reloadAll(pages: Int)
+            /// Every shown page: `below` pages from the opening page down (itself included), then `above`
+            /// pages up from it.
+            case reloadAll(above: Int, below: Int)
             /// At least `rows` rows around the anchor page (row `anchor` of the list shown before).
             case around(rows: Int, anchor: Int)
         }
@@ -73,9 +75,10 @@ extension PagingMachine {
         @inlinable
         var nextLoad: (key: Key, up: Bool)? {
             switch goal {
-            case .reloadAll(let pages):
-                guard below.count < pages, let key = keyBelow else { return nil }
-                return (key, false)
+            case .reloadAll(let pagesAbove, let pagesBelow):
+                if below.count < pagesBelow, let key = keyBelow { return (key, false) }
+                if above.count < pagesAbove, let key = keyAbove { return (key, true) }
+                return nil
             case .around(let wanted, _):
                 guard rows < wanted else { return nil }
                 let (up, down) = (keyAbove, keyBelow)
