@@ -4,7 +4,8 @@ import Stapler
 import Testing
 
 // The code README.md shows after its first quick-start block (the SwiftUI model, "Edits by id", "Refresh
-// modes", "A chat"), compiled and run, so the README shows code that works.
+// modes", "A chat") and the `async` examples of the DocC articles "Getting started" and "Page models",
+// compiled and run, so the documents show code that works.
 // It reuses `User`, `UsersPage` and `APIError` from the README's quick start. Keep them in step: the lines
 // between a comment naming a document and the next `end` comment are that document's code (the documents
 // align their trailing comments). The README's SwiftUI view is not here: SwiftUI is not on Linux.
@@ -58,6 +59,29 @@ func chatPage(offset: Int, limit: Int, count: Int) -> SignalProducer<ChatPage, A
     return SignalProducer(value: ChatPage(items: ids.map { Message(id: $0, text: "message \($0)") }, total: count))
 }
 
+/// The "Page models" article's cursor page.
+struct MessagesPage: CursorPageResponse {
+    let items: [Message]
+    let nextCursor: String?
+}
+
+/// A chat of `count` messages behind `async` calls, paged by cursor: a cursor is the id of the last
+/// message of the page before, and the last page has none.
+final class AsyncMessagesAPI: Sendable {
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+    }
+
+    func messages(after cursor: String?, limit: Int) async throws(APIError) -> MessagesPage {
+        guard let start = cursor.map({ Int($0) }) ?? 0 else { throw .unavailable }
+        let ids = (start + 1)..<(min(start + limit, count) + 1)
+        let nextCursor = ids.upperBound <= count ? ids.last.map(String.init) : nil
+        return MessagesPage(items: ids.map { Message(id: $0, text: "message \($0)") }, nextCursor: nextCursor)
+    }
+}
+
 @Suite("Documentation snippets")
 struct DocSnippetTests {
     @Test("the README's SwiftUI model pages the async backend to its end")
@@ -109,5 +133,64 @@ struct DocSnippetTests {
         messages.refresh(.open(at: newestPageOffset))  // open the list at any key
         // README.md: end
         #expect(ids == Array(41...45))
+    }
+
+    @Test("Getting started: an async page closure; awaited calls wait, synchronous ones start and return")
+    func gettingStartedAsync() async {
+        let api = AsyncUsersAPI(count: 45)
+        var shown: [String] = []
+        func showEndOfList() { shown.append("end of list") }
+        func show(_ error: PagingError<APIError>) { shown.append("error") }
+
+        // GettingStarted.md, "Pages from async functions"
+        let users = Paginator(
+            source: .offset { offset, size, _ async throws(APIError) in
+                try await api.users(offset: offset, limit: size)
+            },
+            pageSize: 20)
+        // GettingStarted.md: end
+        let paginator = users
+        #expect(await paginator.refresh() == .loaded)
+        for _ in 0..<3 {
+            // GettingStarted.md, "Waiting for a load, or not"
+            switch await paginator.loadNextPage() {
+            case .loaded: break  // the page is in the list
+            case .ignored(.endReached): showEndOfList()  // nothing started: the last page is loaded
+            case .failed(let error): show(error)  // rows kept; `retry()` asks for the same page
+            case .superseded, .cancelled, .ignored, .started: break
+            }
+            // GettingStarted.md: end
+        }
+        #expect(paginator.items.value.count == 45)
+        #expect(shown == ["end of list"])
+
+        // GettingStarted.md, "Waiting for a load, or not"
+        func pulledToRefresh() { paginator.refresh() }  // synchronous: starts the refresh and returns
+        let startRefresh = { paginator.refresh() }  // a closure with no `await` is synchronous too
+        Task { await paginator.refresh() }  // waits in a task of its own
+        // GettingStarted.md: end
+        pulledToRefresh()
+        #expect(startRefresh() == .started)
+        var outcome = await paginator.refresh()
+        while outcome == .superseded { outcome = await paginator.refresh() }  // by the task's, if it ran late
+        #expect(outcome == .loaded)
+        #expect(paginator.items.value.map(\.id) == Array(0..<20))
+    }
+
+    @Test("Page models: an async cursor closure with a typed error pages to the end")
+    func pageModelsAsyncCursor() async {
+        let api = AsyncMessagesAPI(count: 120)
+        // PageModels.md, "Async page closures"
+        let messages = Paginator(
+            source: .cursor { cursor, size, _ async throws(APIError) in
+                try await api.messages(after: cursor, limit: size)
+            },
+            pageSize: 50)
+        // PageModels.md: end
+        #expect(await messages.refresh() == .loaded)
+        #expect(await messages.loadNextPage() == .loaded)
+        #expect(await messages.loadNextPage() == .loaded)
+        #expect(await messages.loadNextPage() == .ignored(.endReached))
+        #expect(messages.items.value.map(\.id) == Array(1...120))
     }
 }
