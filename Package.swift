@@ -32,7 +32,8 @@ let package = Package(
     targets: [
         .target(name: "Reactive", swiftSettings: librarySettings),
         .target(name: "Stapler", dependencies: ["Reactive"], swiftSettings: librarySettings),
-        .executableTarget(name: "Demo", dependencies: ["Stapler", "Reactive"], path: "Demo"),
+        // Demo/README.md is the Demo's tour, not a source or a resource.
+        .executableTarget(name: "Demo", dependencies: ["Stapler", "Reactive"], path: "Demo", exclude: ["README.md"]),
         .target(name: "TestSupport", dependencies: ["Reactive"], path: "Tests/TestSupport"),
         // Counts the test thread's heap allocations (interposes malloc; compiled out under sanitizers), for
         // the test that delivery allocates nothing. Only the reactive tests link it.

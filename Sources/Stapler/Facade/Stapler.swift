@@ -19,6 +19,19 @@ import Reactive
 /// // when the last row appears:
 /// viewModel.stapler.loadNextPageIfNeeded()
 /// ```
+///
+/// The module and this class share the name `Stapler`, so in code that imports the module, `Stapler.X`
+/// looks for `X` inside this class: `Stapler.Paginator` does not compile ("'Paginator' is not a member
+/// type of generic class 'Stapler.Stapler'"), nor does `Stapler.PagingState`. Write the module's types
+/// unqualified: `Paginator`, `PagingState`. When another imported module also declares a `Paginator`,
+/// the plain name is ambiguous; then either qualify it with a module selector (Swift 6.3 and later), or
+/// import the type by kind, which makes the plain name mean this module's type in that file:
+///
+/// ```swift
+/// typealias MessagesPaginator = Stapler::Paginator<Message, String?, Void, MessagesPage, APIError>
+///
+/// import class Stapler.Paginator  // at the top of a file: `Paginator` is this module's there
+/// ```
 public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: Sendable {
     /// The item type of the responses.
     public typealias Item = Response.Item
