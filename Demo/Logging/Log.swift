@@ -26,6 +26,8 @@ final class Log: Sendable {
         case standardError
         /// Nowhere (for tests).
         case discard
+        /// Appended to `writes`, one element a write, without its final newline (for tests).
+        case memory(LockedState<[String]>)
     }
 
     private let destination: Destination
@@ -82,6 +84,7 @@ final class Log: Sendable {
             case .standardOutput: FileHandle.standardOutput.write(data)
             case .standardError: FileHandle.standardError.write(data)
             case .discard: break
+            case .memory(let writes): writes.withLock { $0.append(text) }
             }
         }
     }

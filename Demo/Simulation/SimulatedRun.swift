@@ -11,9 +11,15 @@ import Stapler
 @MainActor
 enum SimulatedRun {
     static func run(_ options: DemoOptions) -> ExitStatus {
-        let simulation = Simulation(speed: options.speed)
+        run(options, on: Simulation(speed: options.speed), loggingTo: .standardOutput)
+    }
+
+    /// The run on `simulation`, whose playback clock paces every scene, logged to `destination`.
+    static func run(_ options: DemoOptions, on simulation: Simulation, loggingTo destination: Log.Destination)
+        -> ExitStatus
+    {
         let clock = simulation.clock
-        let log = Log(to: .standardOutput) { clock.withLock { $0 } }
+        let log = Log(to: destination) { clock.withLock { $0 } }
         if let url = options.restoreFrom {
             return restoreOnly(from: url, options: options, simulation: simulation, log: log)
         }
