@@ -18,10 +18,13 @@ enum SavedListFile {
 
     /// Reads a saved list from `url`, with the number of bytes read.
     ///
-    /// - Throws: The file's read error, a `DecodingError` for text that is not JSON, or the
-    ///   `RestoreError` of a saved list that does not decode or hold together.
+    /// The bytes are decoded through `PagingSavedState.decode`, so whatever the file holds (text that
+    /// is not JSON, JSON of another shape, a list that does not hold together) fails as a `RestoreError`.
+    ///
+    /// - Throws: The file's read error, or the `RestoreError` of bytes that are not a saved list.
     static func read(from url: URL) throws -> (saved: SavedProducts, bytes: Int) {
         let data = try Data(contentsOf: url)
-        return (try JSONDecoder().decode(SavedProducts.self, from: data), data.count)
+        let saved = try SavedProducts.decode { try JSONDecoder().decode(SavedProducts.self, from: data) }
+        return (saved, data.count)
     }
 }

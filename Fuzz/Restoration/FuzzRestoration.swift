@@ -1,6 +1,6 @@
-// A libFuzzer target for restoring a saved list: arbitrary bytes, read as a saved state's JSON, must
-// decode to a `PagingSavedState` or throw a `RestoreError` (a `DecodingError` only for text that is not
-// JSON at all), never trap. A state that decodes must restore onto an offset source with no request,
+// A libFuzzer target for restoring a saved list: arbitrary bytes, read as a saved state's JSON through
+// `PagingSavedState.decode`, must decode to a `PagingSavedState` or throw a `RestoreError` (text that is
+// not JSON at all included), never trap. A state that decodes must restore onto an offset source with no request,
 // showing exactly its rows; saving the restored paginator and restoring that again must give the same
 // saved state (a fixed point). Then a short session on the restored paginator (edge loads, preloads that
 // may jump, answers, failures, refreshes, a memory bound, placeholders) must never trap, keep its pages
@@ -48,16 +48,12 @@ struct RestorationOptions {
     }
 }
 
-/// Decodes `json`; `nil` when it is not a saved list, after checking that the error is one it may be.
+/// Decodes `json` as an app does, through `PagingSavedState.decode`; `nil` when it is not a saved list.
 func decodeSavedList(_ json: Data) -> FuzzSavedList? {
     do {
-        return try JSONDecoder().decode(FuzzSavedList.self, from: json)
-    } catch is RestoreError {
-        return nil
-    } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-        return nil  // Not JSON: the decoder never reached the saved list's own decoding.
+        return try FuzzSavedList.decode { try JSONDecoder().decode(FuzzSavedList.self, from: json) }
     } catch {
-        restorationFailure("decoding threw \(error), not a RestoreError")
+        return nil  // A `RestoreError`: `decode` throws nothing else, whatever the bytes.
     }
 }
 

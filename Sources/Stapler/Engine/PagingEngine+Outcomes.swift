@@ -3,17 +3,34 @@ import Reactive
 extension PagingEngine {
     /// Starts a load at `edge` if it can start; `waiter` hears how it ends.
     ///
+    /// At the bottom, `retryingFailedPage` requests a failed next page again and `afterFailedRefresh`
+    /// false starts nothing while a refresh's failure stands (the facade's rule, see
+    /// ``PagingMachine/reasonNotToLoadNext(retryingFailedPage:afterFailedRefresh:)``). The machine
+    /// decides under the lock, and `waiter` is registered in the same transition that starts the load.
+    ///
     /// - Returns: ``LoadOutcome/started``, or ``LoadOutcome/ignored(_:)`` with the reason (then `waiter`
     ///   is never called).
     @inlinable
-    func loadEdge(_ edge: PageDirection, waiter: EdgeWaiter?) -> LoadOutcome<Failure> {
+    func loadEdge(
+        _ edge: PageDirection, retryingFailedPage: Bool = false, afterFailedRefresh: Bool = true,
+        waiter: EdgeWaiter?
+    ) -> LoadOutcome<Failure> {
         var outcome = LoadOutcome<Failure>.started
         send {
-            if let reason = $0.reasonNotToLoad(edge) {
+            guard edge == .append else {
+                if let reason = $0.reasonNotToLoad(edge) {
+                    outcome = .ignored(reason)
+                    return Machine.Effects()
+                }
+                return $0.receiveLoadPrevious()
+            }
+            if let reason = $0.reasonNotToLoadNext(
+                retryingFailedPage: retryingFailedPage, afterFailedRefresh: afterFailedRefresh)
+            {
                 outcome = .ignored(reason)
                 return Machine.Effects()
             }
-            return edge == .append ? $0.receiveLoadNext(retryingFailedPage: false) : $0.receiveLoadPrevious()
+            return $0.receiveLoadNext(retryingFailedPage: retryingFailedPage, afterFailedRefresh: afterFailedRefresh)
         } registering: { state in
             guard case .started = outcome, let waiter, let ticket = state.machine[slot: edge].load?.ticket else {
                 return

@@ -13,11 +13,26 @@ extension Paginator {
     /// Loads the next page, or requests a failed next page again; nothing while a refresh's failure
     /// stands (the facade's rule: after a failed refresh, only a refresh pages again).
     ///
+    /// The engine's machine decides, under its lock, as it does for the `async` form.
+    ///
     /// - Complexity: O(1) when it does nothing.
     @inlinable
     func loadNextOrRetryingFailedPage() {
         guard engine.gate.allowsLoadNextOrRetry else { return }
-        engine.send { $0.receiveLoadNext(retryingFailedPage: true, afterFailedRefresh: false) }
+        _ = engine.loadEdge(.append, retryingFailedPage: true, afterFailedRefresh: false, waiter: nil)
+    }
+
+    /// Decides as ``loadNextOrRetryingFailedPage()`` does, by the engine's state at that moment (never
+    /// by a published state, which may lag behind it), and returns when the load it started is over,
+    /// or at once with the reason it started nothing.
+    ///
+    /// The awaiting call is registered in the transition that starts the load, as the paginator's
+    /// `async` edge loads are.
+    @inlinable
+    func loadNextOrRetryingFailedPage() async -> LoadOutcome<Failure> {
+        await engine.awaitOutcome { resolve in
+            engine.loadEdge(.append, retryingFailedPage: true, afterFailedRefresh: false, waiter: resolve)
+        }
     }
 
     /// The first-page loads of this paginator, as a value that works on after the paginator is released

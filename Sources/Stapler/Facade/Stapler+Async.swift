@@ -25,14 +25,16 @@ extension Stapler {
     /// requests that same page again, and after a failed refresh it loads nothing, as
     /// ``loadNextPageIfNeeded()`` does.
     ///
-    /// - Returns: The load's outcome, or ``LoadOutcome/ignored(_:)`` with the reason when nothing starts.
+    /// It decides by the same rule as ``loadNextPageIfNeeded()``, in the paginator's state machine under
+    /// its lock, so calls of either form from any threads start at most one load at a time. The
+    /// decision is made on the paginator's state at that moment, never on ``Paginator/state`` (which,
+    /// with a delivery scheduler, lags until the scheduler delivers).
+    ///
+    /// - Returns: The outcome of the load it started, or ``LoadOutcome/ignored(_:)`` at once with the
+    ///   reason when it starts nothing (``IgnoredReason/awaitingRetry`` while a refresh's failure stands).
     @inlinable
     @discardableResult
     public func loadNextPage() async -> LoadOutcome<ResponseError> {
-        switch paginator.state.value {
-        case .errorLoadingMore: return await paginator.retry()
-        case .errorRefreshing: return .ignored(.awaitingRetry)
-        default: return await paginator.loadNextPage()
-        }
+        await paginator.loadNextOrRetryingFailedPage()
     }
 }

@@ -30,13 +30,15 @@ extension Paginator {
     /// failure keeps the restored rows with their edges usable.
     ///
     /// ```swift
-    /// let saved = try JSONDecoder().decode(PagingSavedState<Row, Int, Void, Response>.self, from: data)
+    /// typealias SavedRows = PagingSavedState<Row, Int, Void, Response>
+    /// let saved = try SavedRows.decode { try JSONDecoder().decode(SavedRows.self, from: data) }
     /// let paginator = try Paginator(restoring: saved, source: .offset(load: api.rows), pageSize: 20,
     ///                               revalidate: .around(index: saved.lastShownRow ?? 0, minimumCount: 40))
     /// ```
     ///
     /// - Parameters:
-    ///   - saved: A list taken from ``savedState``, maybe through an encoder and a decoder.
+    ///   - saved: A list taken from ``savedState``, maybe through an encoder and a decoder (decode it
+    ///     through ``PagingSavedState/decode(_:)``: any bytes then give a list or a ``RestoreError``).
     ///   - source: The source to page on with; it must use the page model the list was loaded with.
     ///   - pageSize: As for ``init(source:pageSize:query:initialKey:prefetchDistance:deduplication:deliveringOn:policy:maxPages:placeholders:jumpThreshold:)``.
     ///   - prefetchDistance: As for a new paginator.

@@ -39,6 +39,8 @@ extension PagingSavedState: Codable where Item: Codable, Key: Codable {
     /// - Throws: ``RestoreError``, never anything else and never a trap: `unsupportedVersion` for a
     ///   version this library does not read, `corrupt` for data that is not a saved list of these
     ///   types, and the other cases for a list whose pages, keys, total or row do not hold together.
+    ///   Bytes a decoder cannot read at all fail in the decoder, before this runs: decode through
+    ///   ``PagingSavedState/decode(_:)`` and those are a `RestoreError` too.
     public init(from decoder: any Decoder) throws {
         do {
             let container = try decoder.container(keyedBy: SavedStateField.self)

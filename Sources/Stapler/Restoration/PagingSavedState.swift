@@ -7,12 +7,14 @@
 /// for. Deduplication identities are rebuilt from the saved items when the list is restored.
 ///
 /// Take it from ``Paginator/savedState``; encode it with any `Encoder` (it is `Codable` when `Item`
-/// and `Key` are, and `Query` and `Metadata` are `Codable` or `Void`); give it back to
+/// and `Key` are, and `Query` and `Metadata` are `Codable` or `Void`); decode it through
+/// ``decode(_:)``, so that any bytes give a saved list or a ``RestoreError``; give it back to
 /// ``Paginator/init(restoring:source:pageSize:prefetchDistance:deduplication:deliveringOn:policy:maxPages:placeholders:jumpThreshold:revalidate:)``.
 ///
 /// ```swift
+/// typealias SavedRows = PagingSavedState<Row, Int, Void, Response>
 /// let data = try JSONEncoder().encode(paginator.savedState)
-/// let saved = try JSONDecoder().decode(PagingSavedState<Row, Int, Void, Response>.self, from: data)
+/// let saved = try SavedRows.decode { try JSONDecoder().decode(SavedRows.self, from: data) }
 /// let restored = try Paginator(restoring: saved, source: .offset(load: api.rows), pageSize: 20)
 /// ```
 public struct PagingSavedState<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable>:
@@ -87,6 +89,35 @@ public struct PagingSavedState<Item: Sendable, Key: Hashable & Sendable, Query: 
 
     /// How many pages the saved list holds.
     public var pageCount: Int { pages.count }
+
+    /// Runs `decode`, which reads a saved list with the app's decoder, and makes every way it can fail a
+    /// ``RestoreError``.
+    ///
+    /// Reading a saved list starts in the app's decoder, before any code of this library runs: bytes
+    /// that are not JSON at all fail there, with the decoder's own error. Run the decoder in `decode`
+    /// and any bytes either decode to a saved list or throw a `RestoreError`: the one the saved list's
+    /// own decoding threw, or ``RestoreError/corrupt(_:)`` with the description of any other error (the
+    /// decoder's, an item's or a key's).
+    ///
+    /// ```swift
+    /// typealias SavedRows = PagingSavedState<Row, Int, Void, Response>
+    /// let saved = try SavedRows.decode { try JSONDecoder().decode(SavedRows.self, from: data) }
+    /// let paginator = try Paginator(restoring: saved, source: .offset(load: api.rows), pageSize: 20)
+    /// ```
+    ///
+    /// - Parameter decode: Decodes a saved list, for example with `JSONDecoder`; it runs once, at once.
+    /// - Returns: The saved list `decode` returned.
+    /// - Throws: A ``RestoreError``, never anything else.
+    @inlinable
+    public static func decode(_ decode: () throws -> Self) throws(RestoreError) -> Self {
+        do {
+            return try decode()
+        } catch let error as RestoreError {
+            throw error
+        } catch {
+            throw .corrupt(String(describing: error))
+        }
+    }
 }
 
 extension PagingSavedState: Equatable where Item: Equatable, Query: Equatable, Metadata: Equatable {}
@@ -162,7 +193,9 @@ extension SavedPage: Equatable where Item: Equatable {}
 public enum RestoreError: Error, Sendable, Equatable {
     /// The saved form has a version this library does not read.
     case unsupportedVersion(Int)
-    /// The saved form is not a saved list of these types; the description says what did not decode.
+    /// The saved form is not a saved list of these types, or not readable at all (bytes that are not
+    /// JSON, read through ``PagingSavedState/decode(_:)``); the description says what did not decode,
+    /// in the decoding error's own words when a decoder failed.
     case corrupt(String)
     /// The saved list holds no page.
     case noPages

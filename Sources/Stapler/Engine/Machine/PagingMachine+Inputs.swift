@@ -85,23 +85,39 @@ extension PagingMachine {
         return effects
     }
 
-    /// Loads the next page if the bottom edge can page.
+    /// Loads the next page if the bottom edge can page, by the rule of
+    /// ``reasonNotToLoadNext(retryingFailedPage:afterFailedRefresh:)``.
     ///
-    /// With `retrying`, a failed next page is requested again. With `afterFailedRefresh` false, nothing loads while a refresh failure stands
-    /// (the `Stapler` facade's rule: after a failed refresh only a refresh pages again).
+    /// With `retrying`, a failed next page is requested again. With `afterFailedRefresh` false, nothing
+    /// loads while a refresh failure stands (the `Stapler` facade's rule: after a failed refresh only a
+    /// refresh pages again).
     @inlinable
     mutating func receiveLoadNext(retryingFailedPage retrying: Bool, afterFailedRefresh: Bool = true) -> Effects {
         var effects = Effects()
-        if !afterFailedRefresh, refreshSlot.error != nil {
-            // The facade's contract: a failed refresh waits for the next refresh.
-        } else if canLoad(.append) {
-            startEdgeLoad(.append, &effects)
-        } else if retrying, refreshSlot.load == nil, case .failed(_, let request) = appendSlot {
-            startLoad(request, in: .append, &effects)
+        if reasonNotToLoadNext(retryingFailedPage: retrying, afterFailedRefresh: afterFailedRefresh) == nil {
+            if case .failed(_, let request) = appendSlot {
+                startLoad(request, in: .append, &effects)
+            } else {
+                startEdgeLoad(.append, &effects)
+            }
+            publish(&effects)
         }
-        if effects.startsLoad { publish(&effects) }
         checkInvariants()
         return effects
+    }
+
+    /// Why ``receiveLoadNext(retryingFailedPage:afterFailedRefresh:)`` would start nothing now, or `nil`
+    /// if it would start a load: the one rule of every call that loads the next page, synchronous or
+    /// awaited.
+    ///
+    /// With `afterFailedRefresh` false, a refresh failure that stands is ``IgnoredReason/awaitingRetry``
+    /// (the facade's rule); with `retrying`, a failed next page can be requested again unless a refresh
+    /// runs; otherwise it is why the bottom edge cannot load (``reasonNotToLoad(_:)``).
+    @inlinable
+    func reasonNotToLoadNext(retryingFailedPage retrying: Bool, afterFailedRefresh: Bool) -> IgnoredReason? {
+        if !afterFailedRefresh, refreshSlot.error != nil { return .awaitingRetry }
+        if retrying, canRetryNext { return nil }
+        return reasonNotToLoad(.append)
     }
 
     /// Loads the previous page if the top edge can page.
