@@ -84,13 +84,15 @@ extension PagingEngine {
     @inlinable
     func apply(_ kind: Machine.Edit.Kind, expected items: PagedItems<Item>) -> EditOutcome? {
         var identity: AnyHashable?
+        var rowIdentities: [AnyHashable]?
         if let identify = self.identity {
             switch kind {
             case .insert(let item, _), .replace(_, let item): identity = identify(item)
+            case .insertRows(let rows, _): rowIdentities = rows.map(identify)
             case .remove: break
             }
         }
-        let edit = Machine.Edit(kind, identity: identity, expected: items)
+        let edit = Machine.Edit(kind, identity: identity, rowIdentities: rowIdentities, expected: items)
         var outcome: EditOutcome?
         send { $0.receiveEdit(edit, outcome: &outcome) }
         return outcome

@@ -17,4 +17,6 @@ public enum EditOutcome: Sendable, Hashable {
     /// The row the index named, in the snapshot the caller was given, was removed or replaced (a refresh
     /// replaced the list) before the edit applied: nothing changed.
     case rowGone
+    /// Every row to add is in the list already, by its identity: nothing changed.
+    case alreadyShown
 }

@@ -71,6 +71,31 @@
     }
 
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    extension PagingModel {
+        /// Adds `rows` at `end` of the list (a live message); see ``Paginator/insert(contentsOf:at:)``.
+        ///
+        /// - Parameters:
+        ///   - rows: The rows to add, in list order.
+        ///   - end: The end to add them at.
+        /// - Returns: What the edit did.
+        @discardableResult
+        public func insert(contentsOf rows: [Item], at end: ListEnd) -> EditOutcome {
+            paginator.insert(contentsOf: rows, at: end)
+        }
+
+        /// Asks the page at `end` again and merges it by identity; see ``Paginator/catchUp(at:maxPages:)``.
+        ///
+        /// - Parameters:
+        ///   - end: The end to catch up.
+        ///   - maxPages: How many pages it may load (at least 1).
+        /// - Returns: ``LoadOutcome/started``, or why nothing started.
+        @discardableResult
+        public func catchUp(at end: ListEnd = .bottom, maxPages: Int = 3) -> LoadOutcome<Failure> {
+            paginator.catchUp(at: end, maxPages: maxPages)
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     extension PagingModel where Item: Identifiable {
         /// Removes the first loaded item whose `id` is `id`; see ``Paginator/remove(id:)``.
         ///

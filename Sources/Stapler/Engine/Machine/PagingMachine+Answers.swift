@@ -14,6 +14,8 @@ extension PagingMachine {
         } else {
             switch direction {
             case .refresh: applyRefreshPage(page, identities: identities, of: load, &effects)
+            case _ where isCatchUp(ticket):
+                applyCatchUpPage(page, identities: identities, of: load, &effects)
             case .append: applyEdgePage(page, identities: identities, at: .append, of: load, &effects)
             case .prepend: applyEdgePage(page, identities: identities, at: .prepend, of: load, &effects)
             }
@@ -92,6 +94,9 @@ extension PagingMachine {
         } else if !ends, let onward, onward == load.request.key || !claim(onward) {
             return fail(edge, with: .repeatedKey, request: load.request, &effects)
         }
+        // The items before any local row is replaced, when there are local rows.
+        let original = localIdentities.isEmpty ? nil : snapshot.items
+        let replacesLocalRows = replaceLocalRows(in: page.items, identities: identities)
         let (kept, keptIdentities) = keep(page.items, identities: identities)
         let idle = kept.isEmpty ? (edge == .append ? idlePagesBelow : idlePagesAbove) + 1 : 0
         if edge == .append { idlePagesBelow = idle } else { idlePagesAbove = idle }
@@ -151,7 +156,11 @@ extension PagingMachine {
         if !ends, !stoppedWithoutProgress, idle > 0, noProgressLimit != nil { startEdgeLoad(edge, &effects) }
         let dropped = enforceBound(after: edge, &effects)
         let shown = dropped.top..<previous.count + kept.count - dropped.bottom
-        if let change = Self.change(from: old, to: shown) {
+        if replacesLocalRows, let original {
+            // Local rows replaced in place beside the page: published as the keyed difference of the lists.
+            effects.itemsChange = .reloaded
+            effects.previousItems = original
+        } else if let change = Self.change(from: old, to: shown) {
             effects.itemsChange = change
             effects.previousItems = previous
         }

@@ -6,18 +6,23 @@ extension PagingMachine {
             case insert(Item, at: Int)
             case remove(at: Int)
             case replace(at: Int, with: Item)
+            /// Local rows added at an end of the list (``Paginator/insert(contentsOf:at:)``).
+            case insertRows([Item], at: ListEnd)
         }
 
         @usableFromInline let kind: Kind
         /// The identity of the item the edit brings in, when deduplicating.
         @usableFromInline let identity: AnyHashable?
+        /// The identities of the rows an ``Kind/insertRows(_:at:)`` adds, when deduplicating.
+        @usableFromInline let rowIdentities: [AnyHashable]?
         /// The items the edit was planned against; the edit is applied only if they are still current.
         @usableFromInline let expected: PagedItems<Item>
 
         @inlinable
-        init(_ kind: Kind, identity: AnyHashable?, expected: PagedItems<Item>) {
+        init(_ kind: Kind, identity: AnyHashable?, rowIdentities: [AnyHashable]? = nil, expected: PagedItems<Item>) {
             self.kind = kind
             self.identity = identity
+            self.rowIdentities = rowIdentities
             self.expected = expected
         }
     }
@@ -82,6 +87,12 @@ extension PagingMachine {
             edited[index - start] = item
             snapshot.items = items.replacingPage(at: page, with: edited)
             change = .updated(index..<index + 1)
+        case .insertRows(let rows, let end):
+            guard let added = insertLocalRows(rows, identities: edit.rowIdentities, at: end) else {
+                outcome = .alreadyShown
+                return effects
+            }
+            change = .inserted(added)
         }
         if let identity = edit.identity { loadedIdentities.insert(identity) }
         effects.itemsChange = change

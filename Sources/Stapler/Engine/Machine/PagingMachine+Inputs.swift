@@ -289,6 +289,7 @@ extension PagingMachine {
         effects.cancel(load.ticket, of: edge)
         effects.end(load.ticket, of: edge, as: .cancelled)
         self[slot: edge] = .idle
+        if catchUp?.end.direction == edge { catchUp = nil }
         if edge == .append { bottomCancelled = true }
         publish(&effects)
     }
@@ -321,5 +322,6 @@ extension PagingMachine {
         lastTicket &+= 1
         self[slot: direction] = .loading(Load(ticket: lastTicket, request: request))
         effects.started.insert(DirectionSet(direction))
+        if catchUp != nil { noteLoadStarted(request, in: direction, ticket: lastTicket) }
     }
 }

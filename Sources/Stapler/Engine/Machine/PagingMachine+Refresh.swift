@@ -33,6 +33,7 @@ extension PagingMachine {
             }
         }
         abandonScheduledRetry(as: .superseded, &effects)
+        catchUp = nil
         if let load = refreshSlot.load {
             effects.cancel(load.ticket, of: .refresh)
             effects.firstPageOutcomes.append((snapshot.generation, .superseded))
@@ -108,6 +109,8 @@ extension PagingMachine {
     mutating func commitList(_ pages: [FreshPage], anchor: Int?, openingPage: Int = 0, _ effects: inout Effects) {
         let previous = snapshot.items
         loadedIdentities = []
+        localIdentities = []
+        catchUp = nil
         removedByEdits = []
         usedKeys = []
         var items = PagedItems<Item>()

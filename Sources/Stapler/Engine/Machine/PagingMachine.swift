@@ -54,6 +54,10 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     /// The items edits removed (or replaced by an item of another identity), when deduplicating: their
     /// identities stay loaded, and a saved list carries them.
     @usableFromInline var removedByEdits: [Item] = []
+    /// The identities of the local rows added at an end that no page has brought yet, when deduplicating.
+    @usableFromInline var localIdentities: Set<AnyHashable> = []
+    /// A catch-up of an edge in progress (``PagingMachine/receiveCatchUp(at:maxPages:reason:)``).
+    @usableFromInline var catchUp: CatchUp?
     @usableFromInline var secondPageRequested = false
     @usableFromInline var lastTicket: UInt64 = 0
     /// What `cancel()` of a refresh goes back to: the refresh slot and the query the refresh left.
@@ -347,6 +351,8 @@ extension PagingMachine {
         bottomKey = shown.bottomKey
         usedKeys = shown.usedKeys
         loadedIdentities = shown.loadedIdentities
+        localIdentities = []
+        catchUp = nil
         listWasEmpty = shown.listWasEmpty
         listQuery = shown.listQuery
         snapshot.total = shown.total
