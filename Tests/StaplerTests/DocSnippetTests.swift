@@ -1,6 +1,7 @@
 import Observation
 import Reactive
 import Stapler
+import TestSupport
 import Testing
 
 // The code README.md shows after its first quick-start block (the SwiftUI model, "Edits by id", "Refresh
@@ -98,33 +99,43 @@ struct DocSnippetTests {
 
     @Test("the README's chat opens at its newest page, pages older messages at the top, edits by id and refreshes")
     func readmeChatEditsAndRefreshModes() {
+        let server = Locked(45)
         let messages = Paginator(
-            source: .offset { offset, size, _ in chatPage(offset: offset, limit: size, count: 45) }, pageSize: 10)
+            source: .offset { offset, size, _ in chatPage(offset: offset, limit: size, count: server.value) },
+            pageSize: 10, deduplication: .byID)
         let newestPageOffset = 40
         var ids: [Int] { messages.items.value.map(\.id) }
+        let live = Message(id: 46, text: "a live message")
 
         // README.md, "A chat"
         messages.refresh(.open(at: newestPageOffset))  // or Paginator(..., initialKey: newestPageOffset)
         messages.loadPreviousPage()  // from the top row: older messages, inserted above
+        messages.insert(contentsOf: [live], at: .bottom)  // a live message: no index to race with deliveries
+        server.value = 47
+        messages.catchUp(at: .bottom)  // after a reconnect: what was missed, merged by id
         // README.md: end
+        #expect(ids == Array(31...47))
+        messages.remove(id: 46)
+        messages.remove(id: 47)
         #expect(ids == Array(31...45))
 
         let deleted = Message(id: 44, text: "message 44")
         let edited = Message(id: 45, text: "message 45")
         let updated = Message(id: 31, text: "message 31, updated")
-        let sent = Message(id: 46, text: "a new message")
+        let sent = Message(id: 48, text: "a new message")
         let newText = "message 45, edited"
         // README.md, "Edits by id"
         messages.remove(id: deleted.id)  // EditOutcome.applied, or .notFound
         messages.modify(id: edited.id) { $0.text = newText }
         messages.replace(id: updated.id, with: updated)
-        messages.insert(sent, at: messages.items.value.count)  // also remove(at:), replace(at:with:), modify(at:_:)
+        messages.insert(contentsOf: [sent], at: .bottom)  // also remove(at:), replace(at:with:), modify(at:_:)
         // README.md: end
-        #expect(ids == Array(31...43) + [45, 46])
+        #expect(ids == Array(31...43) + [45, 48])
         #expect(messages.items.value.first == updated)
         #expect(messages.items.value.last(where: { $0.id == 45 })?.text == newText)
         #expect(messages.remove(id: deleted.id) == .notFound)
 
+        server.value = 45
         let firstVisibleRow = 3
         // README.md, "Refresh modes"
         messages.refresh()  // the first page again (or the page the list opened at)

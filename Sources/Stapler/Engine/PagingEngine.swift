@@ -366,6 +366,9 @@ extension PagingEngine {
     func preload(index: Int, distance: Int, seen: (leadingCount: Int, listSerial: UInt64)) {
         guard index >= 0 else { return }
         gate.recordShown(index, seen: seen)
+        // The gate judges indices of older snapshots too: it lets through every index that the rows
+        // prepended since could bring within the distance.
+        guard preloadsUnderTheLock || gate.allowsPreload(index: index, distance: distance) else { return }
         send {
             $0.receivePreload(
                 index: index, distance: distance, seenLeadingCount: seen.leadingCount, seenListSerial: seen.listSerial)
