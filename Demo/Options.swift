@@ -173,7 +173,9 @@ extension DemoOptions {
         backend (no network): initial load, scrolling that preloads pages, a failed page and a retry, a
         pull-to-refresh while a page loads, a search, and the end of the list; then a chat that opens at
         its newest message and pages older ones at the top, a message deleted and one edited while a
-        page loads, and a pull to refresh that reloads every loaded page; then a news feed whose server
+        page loads, a pull to refresh that reloads every loaded page, live messages added at the bottom
+        as local rows (insert(contentsOf:at: .bottom)) and, after the connection drops and returns, a
+        catch-up of the newest pages (catchUp(at: .bottom)); then a news feed whose server
         hangs on a page: the paginator's load timeout fails it (timedOut) and its automatic retry, with
         a seeded jittered backoff, asks for it again; then a long list with a memory bound (maxPages),
         scrolled to its end and back: pages are dropped at the far end (logged as "dropped") and reload

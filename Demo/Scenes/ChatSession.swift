@@ -2,23 +2,28 @@ import Reactive
 import Stapler
 
 /// The user of the chat scenes, after the shop: a chat that opens at its newest message and pages
-/// older ones at the top, a message deleted and one edited while a page loads, and a pull to refresh
-/// that reloads every loaded page.
+/// older ones at the top, a message deleted and one edited while a page loads, a pull to refresh
+/// that reloads every loaded page, live messages from the socket, and a catch-up after the connection
+/// drops and returns.
 ///
 /// Like ``ScriptedSession``, the user acts on ticks of the simulation's clock, reads the paginator as
-/// a screen would, and calls its API as a chat screen does: `refresh()` (the paginator was made with
-/// `initialKey` at the newest page), `loadPreviousPage()` for its "Load earlier messages" button and
+/// a screen would, and calls its API as a chat screen does: `refresh()` (the source's first key is the
+/// newest page), `loadPreviousPage()` for its "Load earlier messages" button and
 /// `preload(index: 0)` for the top row as it appears,
-/// `remove(id:)` and `modify(id:_:)`, `retry()`, `refresh(.reloadAll)`, and `preload(index:)` at the
-/// bottom when new messages wait there.
+/// `remove(id:)` and `modify(id:_:)`, `retry()`, `refresh(.reloadAll)`, `preload(index:)` at the
+/// bottom when new messages wait there, `insert(contentsOf:at: .bottom)` for each message the socket
+/// pushes, and `catchUp(at: .bottom)` when the socket returns.
 @MainActor
 final class ChatSession {
-    typealias ChatPaginator = Paginator<Message, Int, Void, MessagesPage, ServerError>
+    typealias ChatPaginator = Paginator<Message, ChatPageKey, Void, MessagesPage, ServerError>
 
     private enum Act {
         case scrollingUp
         case reloading
         case scrollingDown
+        /// Live messages arrive from the socket, then it drops and returns (scheduled events, no ticks).
+        case live
+        case catchingUp
         case finished
         case gaveUp
     }
@@ -32,42 +37,59 @@ final class ChatSession {
         /// Whether the edits were made while a page loaded at the top.
         var editedWhileLoading = false
         var reloads = 0
+        /// What `insert(contentsOf:at: .bottom)` returned for each message the socket pushed, by id.
+        var liveRows: [(id: Int, outcome: EditOutcome)] = []
+        /// What `catchUp(at: .bottom)` returned after the reconnect, if it was called.
+        var catchUp: String?
     }
 
     private let paginator: ChatPaginator
     private let chat: SimulatedChat
+    private let socket: ChatSocket
     private let simulation: Simulation
     private let log: Log
     private let checker: InvariantChecker<Message, Void, ServerError>
     private let maximumRetries: Int
-    private let initialKey: Int
+    private let liveMessages: Int
+    private let missedMessages: Int
+    private let catchUpPages = 3
 
     private let tick: Duration = .milliseconds(300)
+    /// Between two live messages, and from the last one to the drop.
+    private let liveInterval: Duration = .milliseconds(150)
+    /// How long the connection stays down.
+    private let offline: Duration = .milliseconds(200)
     private var act = Act.scrollingUp
     private var failuresInARow = 0
     private var scrolledUp = false
     private var edited = false
+    private var scrolledUpAfterCatchUp = false
     private(set) var outcome = Outcome()
 
-    /// Creates the user of `paginator`, which pages `chat` and opens at `initialKey`; after
-    /// `maximumRetries` failed retries in a row the user gives up.
+    /// Creates the user of `paginator`, which pages `chat` from its newest page.
+    ///
+    /// New messages come on `socket`: `liveMessages` arrive live, then `missedMessages` while the socket
+    /// is down. After `maximumRetries` failed retries in a row the user gives up.
     init(
-        paginator: ChatPaginator, chat: SimulatedChat, simulation: Simulation, log: Log,
-        checker: InvariantChecker<Message, Void, ServerError>, maximumRetries: Int, initialKey: Int
+        paginator: ChatPaginator, chat: SimulatedChat, socket: ChatSocket, simulation: Simulation, log: Log,
+        checker: InvariantChecker<Message, Void, ServerError>, maximumRetries: Int, liveMessages: Int,
+        missedMessages: Int
     ) {
         self.paginator = paginator
         self.chat = chat
+        self.socket = socket
         self.simulation = simulation
         self.log = log
         self.checker = checker
         self.maximumRetries = maximumRetries
-        self.initialKey = initialKey
+        self.liveMessages = liveMessages
+        self.missedMessages = missedMessages
     }
 
     /// Schedules the first action; `Simulation.run()` plays the rest.
     func start() {
         simulation.schedule(after: .zero) { [self] in
-            log.chapter("A chat opens at its newest message (initialKey: offset \(initialKey), the last page)")
+            log.chapter("A chat opens at its newest message (first key .newest: no offset, the server's last page)")
             log.write(.user, "refresh()", "opens the chat of \(chat.count) messages at its newest page")
             checker.willRefresh()
             paginator.refresh()
@@ -112,7 +134,12 @@ final class ChatSession {
                     .user, "done",
                     "sees \(snapshot.items.count) messages, from the first to the newest: "
                         + "\(snapshot.items.idSummary)")
-                act = .finished
+                guard !snapshot.items.isEmpty, liveMessages > 0 else {
+                    act = .finished
+                    return
+                }
+                act = .live
+                goLive()
                 return
             }
             if case .data = snapshot.state {
@@ -120,9 +147,88 @@ final class ChatSession {
                 log.write(.user, "preload(index:)", "sees row \(last), the newest loaded: newer messages wait below")
                 paginator.preload(index: last)
             }
-        case .finished, .gaveUp:
+        case .catchingUp:
+            guard !snapshot.state.isLoading else { break }
+            if !snapshot.loadStates.prepend.isEndReached {
+                // More was missed than the catch-up's pages reach: it replaced the rows (no gap hides);
+                // scrolling up loads the rest.
+                if !scrolledUpAfterCatchUp {
+                    scrolledUpAfterCatchUp = true
+                    log.chapter(
+                        "More was missed than \(catchUpPages) pages: the rows were replaced, scrolling up loads the rest"
+                    )
+                }
+                log.write(
+                    .user, "preload(index:)", "sees row 0 of \(snapshot.items.count), message \(snapshot.items[0].id)")
+                paginator.preload(index: 0)
+                break
+            }
+            let local = snapshot.items.filter(\.fromSocket).map(\.id)
+            log.chapter("The chat caught up")
+            log.write(
+                .user, "done",
+                "sees \(snapshot.items.count) messages: \(snapshot.items.idSummary); "
+                    + (local.isEmpty
+                        ? "no local row left, the server's copies replaced them in place"
+                        : "local rows left: \(local)"))
+            act = .finished
+            return
+        case .live, .finished, .gaveUp:
             return
         }
+        scheduleTick()
+    }
+
+    /// The socket connects and pushes `liveMessages` messages, each added at the bottom as a local row;
+    /// then the connection drops.
+    private func goLive() {
+        log.chapter("Live messages: the socket pushes each one, added at the bottom as a local row")
+        socket.open { [self] message in receive(message) }
+        for index in 0..<liveMessages {
+            simulation.schedule(after: liveInterval * (index + 1)) { [self] in
+                socket.post(text: "live message \(index + 1) from Bob")
+            }
+        }
+        simulation.schedule(after: liveInterval * (liveMessages + 1)) { [self] in goOffline() }
+    }
+
+    /// A message the socket pushed: `insert(contentsOf:at: .bottom)`, with no index to race with a page.
+    private func receive(_ message: Message) {
+        var row = message
+        row.fromSocket = true
+        log.write(
+            .user, "insert(contentsOf:at:)", "adds message \(message.id) at .bottom, a local row until a page brings it"
+        )
+        let result = paginator.insert(contentsOf: [row], at: .bottom)
+        log.write(.demo, "EditOutcome", "\(result)")
+        outcome.liveRows.append((message.id, result))
+    }
+
+    /// The connection drops; the server gets `missedMessages` messages the screen does not hear of.
+    private func goOffline() {
+        log.chapter("The connection drops: \(missedMessages) messages reach the server only, more than a page")
+        socket.drop()
+        for index in 0..<missedMessages {
+            socket.post(text: "message \(index + 1) sent while the chat was offline")
+        }
+        simulation.schedule(after: offline) { [self] in reconnect() }
+    }
+
+    /// The connection returns: `catchUp(at: .bottom)` asks the newest page again and merges it.
+    private func reconnect() {
+        log.chapter("The connection returns: catchUp(at: .bottom) asks the newest page again, merged by id")
+        socket.open { [self] message in receive(message) }
+        log.write(
+            .user, "catchUp(at:maxPages:)",
+            "the socket is back: asks the bottom page again by its key, at most \(catchUpPages) pages toward the rows")
+        let result = paginator.catchUp(at: .bottom, maxPages: catchUpPages)
+        log.write(.demo, "LoadOutcome", "\(result)")
+        outcome.catchUp = "\(result)"
+        guard case .started = result else {
+            act = .finished
+            return
+        }
+        act = .catchingUp
         scheduleTick()
     }
 

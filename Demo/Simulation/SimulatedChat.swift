@@ -7,19 +7,38 @@ struct Message: ListItem, Identifiable, Equatable {
     var text: String
     /// Whether someone changed the text after it was posted.
     var isEdited = false
+    /// Whether the row came from the socket and no page has brought the server's copy yet (a local row).
+    var fromSocket = false
+}
+
+/// The key of a page of the simulated chat: its newest page (no offset: the server answers its last
+/// page, whatever the newest message is now), or an older page by its offset on the grid of pages.
+enum ChatPageKey: Hashable, Sendable, CustomStringConvertible {
+    case newest
+    case offset(Int)
+
+    var description: String {
+        switch self {
+        case .newest: ".newest"
+        case .offset(let offset): "offset \(offset)"
+        }
+    }
 }
 
 /// One response of the simulated `GET /chat/messages?offset=&limit=`: a page, oldest message first,
-/// and the total.
+/// where it starts, and the total.
 struct MessagesPage: PaginatedResponse {
     let items: [Message]
+    let offset: Int
     let total: Int
 }
 
-/// The in-process chat server of the default run's chat scenes: `GET /chat/messages?offset=&limit=`,
-/// oldest message first, with seeded latency and seeded failures at `--failure-rate`, plus the edits
-/// a chat makes on the server (`DELETE` and `PATCH` of a message, a new message from someone else),
-/// which apply at once.
+/// The in-process chat server of the default run's chat scenes: `GET /chat/messages?offset=&limit=`.
+///
+/// It answers oldest message first, on a grid of pages from the first message, and without `offset`
+/// the newest page of that grid. With seeded latency and seeded failures at `--failure-rate`, plus the edits a chat
+/// makes on the server (`DELETE` and `PATCH` of a message, a new message from someone else), which
+/// apply at once.
 ///
 /// Every response is made when it is due, from the messages as they are then, so a page answered
 /// after an edit shows the edit. Like ``SimulatedBackend``, it draws its randomness in the order of the
@@ -56,11 +75,18 @@ final class SimulatedChat: Sendable {
         state = LockedState(State(messages: messages, random: random))
     }
 
-    /// The page source of the chat's paginator: the library's offset + total model, whose previous key
-    /// (the offset a page up, clamped at 0) pages older messages.
-    var source: PageSource<Message, Int, Void, MessagesPage, ServerError> {
-        .offset { [self] offset, size, _ in
-            messages(offset: offset, limit: size)
+    /// The page source of the chat's paginator: the newest page first (``ChatPageKey/newest``), which
+    /// has no next key, so the bottom ends; each page's previous key is the offset a page up.
+    var source: PageSource<Message, ChatPageKey, Void, MessagesPage, ServerError> {
+        PageSource(firstKey: .newest) { [self] request in
+            messages(key: request.key, limit: request.pageSize).map { response in
+                let next = response.offset + response.items.count
+                return Page(
+                    items: response.items,
+                    previousKey: response.offset > 0 ? .offset(max(0, response.offset - request.pageSize)) : nil,
+                    nextKey: request.key == .newest || next >= response.total ? nil : .offset(next),
+                    total: response.total, metadata: response)
+            }
         }
     }
 
@@ -100,25 +126,29 @@ final class SimulatedChat: Sendable {
         log.write(.server, "PATCH", "/chat/messages/\(id) \"\(text)\": " + (found ? "200 OK" : "404 Not Found"))
     }
 
-    /// `POST /chat/messages`: someone else posts a message, the newest; returns its id.
+    /// `POST /chat/messages`: someone else posts a message, the newest; returns it.
     @discardableResult
-    func post(text: String) -> Int {
-        let id = state.withLock { state in
-            let id = (state.messages.map(\.id).max() ?? 0) + 1
-            state.messages.append(Message(id: id, text: text))
-            return id
+    func post(text: String) -> Message {
+        let message = state.withLock { state in
+            let message = Message(id: (state.messages.map(\.id).max() ?? 0) + 1, text: text)
+            state.messages.append(message)
+            return message
         }
-        log.write(.server, "POST", "/chat/messages \"\(text)\": 201 Created, id \(id)")
-        return id
+        log.write(.server, "POST", "/chat/messages \"\(text)\": 201 Created, id \(message.id)")
+        return message
     }
 
     /// One request: it answers after its latency on the simulation's clock, unless disposed first.
-    func messages(offset: Int, limit: Int) -> SignalProducer<MessagesPage, ServerError> {
+    func messages(key: ChatPageKey, limit: Int) -> SignalProducer<MessagesPage, ServerError> {
         SignalProducer { [self] observer, lifetime in
             // The paginator calls its source on the thread that asked for the page: in the simulation
             // that is always the main thread, where the simulation runs.
             MainActor.assumeIsolated {
-                let path = "/chat/messages?offset=\(offset)&limit=\(limit)"
+                let path =
+                    switch key {
+                    case .newest: "/chat/messages?limit=\(limit)"
+                    case .offset(let offset): "/chat/messages?offset=\(offset)&limit=\(limit)"
+                    }
                 let (delay, fails) = draw()
                 log.write(.server, "request", "GET \(path)")
                 let ticket = simulation.schedule(after: delay) { [self] in
@@ -132,10 +162,19 @@ final class SimulatedChat: Sendable {
                     }
                     let page = state.withLock { state in
                         state.statistics.answered += 1
+                        let total = state.messages.count
+                        // The newest page of the grid: the last offset that is a multiple of the limit.
+                        let offset =
+                            switch key {
+                            case .newest: total > 0 ? (total - 1) / max(1, limit) * max(1, limit) : 0
+                            case .offset(let offset): offset
+                            }
                         return MessagesPage(
-                            items: Array(state.messages.dropFirst(offset).prefix(limit)), total: state.messages.count)
+                            items: Array(state.messages.dropFirst(offset).prefix(limit)), offset: offset, total: total)
                     }
-                    log.write(.server, "response", "200 OK \(after): \(page.items.count) of \(page.total) messages")
+                    let newest = key == .newest ? " (the newest page, offset \(page.offset))" : ""
+                    log.write(
+                        .server, "response", "200 OK \(after): \(page.items.count) of \(page.total) messages\(newest)")
                     observer.send(value: page)
                     observer.sendCompleted()
                 }

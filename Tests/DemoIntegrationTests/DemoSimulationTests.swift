@@ -32,9 +32,10 @@ struct DemoSimulationTests {
         #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
         let log = run.standardOutput
         for expected in [
-            // a. The chat opens at its last page (45 messages, pages of 10) and pages older ones at the top.
-            "A chat opens at its newest message (initialKey: offset 40, the last page)",
-            "server     request                 GET /chat/messages?offset=40&limit=10",
+            // a. The chat opens at its newest page (45 messages, pages of 10) and pages older ones at the top.
+            "A chat opens at its newest message (first key .newest: no offset, the server's last page)",
+            "server     request                 GET /chat/messages?limit=10",
+            "200 OK after 86 ms: 5 of 45 messages (the newest page, offset 40)",
             "paginator  items                   reloaded 0..<5: ids 41…45",
             "paginator  loadStates              prepend idle → loading",
             "paginator  items                   inserted 0..<10 of 14: ids 31…40",
@@ -48,16 +49,17 @@ struct DemoSimulationTests {
             // c. A pull to refresh that reloads every page and changes the list once.
             "refresh(.reloadAll)     pulls to refresh: each of the 5 pages reloads, then the list changes once",
             "paginator  items                   difference: 0 removed, 1 inserted, 0 moved, 1 updated",
-            "chat         45 of the 45 messages, every one, the top and the end reached, state data",
+            // d. Live messages, then 12 missed while offline and a catch-up (DemoChatCatchUpTests).
+            "chat         60 of the 60 messages, every one, the top and the end reached, state data",
             "invariants   all held",
         ] {
             #expect(log.contains(expected), "missing: \(expected)")
         }
         // Every page of the reload is requested before the list changes, and it changes once.
         let reload = try #require(log.range(of: "pulls to refresh: each of the 5 pages"))
-        // Up to the next scene (the server that hangs), which has a list of its own.
-        let nextScene = log.range(of: "A server that hangs")?.lowerBound ?? log.endIndex
-        let afterReload = log[reload.upperBound..<nextScene]
+        // Up to the end of the reload (then come the live messages, which change the list again).
+        let reloaded = try #require(log.range(of: "── The chat is up to date")?.lowerBound)
+        let afterReload = log[reload.upperBound..<reloaded]
         #expect(afterReload.components(separatedBy: "paginator  items").count == 2)
     }
 

@@ -19,7 +19,7 @@ struct DemoTimelineTests {
             "paginator  timeline                inserted 0..<11 of 15: 31 32 33 34 35 36 [day 4] 37 38 39 40",
             // The first page: the first day's header once the chat's start is reached.
             "paginator  timeline                inserted 0..<11 of 48: [day 1] 1 2 3 4 5 6 7 8 9 10",
-            "chat rows    49 rows: the messages under 4 day headers, 8 timeline changes, each one applied",
+            "chat rows    66 rows: the messages under 6 day headers, 12 timeline changes, each one applied",
             "invariants   all held",
         ] {
             #expect(log.contains(expected), "missing: \(expected)")
