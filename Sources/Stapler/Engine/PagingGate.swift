@@ -47,18 +47,23 @@ final class PagingGate: Sendable {
         #endif
     }
 
-    /// A row count (from -2^31) and the low 31 bits of a list serial plus one, in one word (0 is none).
+    /// The bits of a list serial a packed word keeps: enough to tell the list of a recorded row from the
+    /// lists shown around it.
+    @inlinable
+    static var serialMask: UInt64 { 0x3FFF_FFFF }
+
+    /// A row count (from -2^31) and the low 30 bits of a list serial plus one, in one word (0 is none).
     @inlinable
     static func place(leadingCount: Int, listSerial: UInt64) -> Int {
         let count = min(max(leadingCount, Int(Int32.min)), Int(Int32.max)) - Int(Int32.min)
-        return Int(truncatingIfNeeded: (listSerial & 0x7FFF_FFFF) + 1) << 32 | count
+        return Int(truncatingIfNeeded: (listSerial & Self.serialMask) + 1) << 32 | count
     }
 
     /// The row count and the low list-serial bits of a word made by ``place(leadingCount:listSerial:)``.
     @inlinable
     static func unpack(_ word: Int) -> (count: Int, serialBits: UInt64)? {
         guard word != 0 else { return nil }
-        return ((word & 0xFFFF_FFFF) + Int(Int32.min), UInt64(word >> 32) - 1)
+        return ((word & 0xFFFF_FFFF) + Int(Int32.min), UInt64(truncatingIfNeeded: word >> 32) &- 1)
     }
 
     /// Records the leading count and the list of the snapshot being delivered; the flusher calls it as it
@@ -83,7 +88,7 @@ final class PagingGate: Sendable {
         let row: Int
         let serialBits: UInt64
         if let seen {
-            (row, serialBits) = (index - seen.leadingCount, seen.listSerial & 0x7FFF_FFFF)
+            (row, serialBits) = (index - seen.leadingCount, seen.listSerial & Self.serialMask)
         } else {
             #if canImport(Darwin)
                 let word = delivered.load()
@@ -110,7 +115,7 @@ final class PagingGate: Sendable {
         #else
             let word = shownRow.load(ordering: .relaxed)
         #endif
-        guard let (row, bits) = Self.unpack(word), bits == listSerial & 0x7FFF_FFFF else { return nil }
+        guard let (row, bits) = Self.unpack(word), bits == listSerial & Self.serialMask else { return nil }
         return row
     }
 
