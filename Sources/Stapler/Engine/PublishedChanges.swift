@@ -60,6 +60,8 @@ struct PublishedChanges {
     mutating func record(_ change: ItemsChange?, count: Int, delivered: UInt64) {
         latestSerial &+= 1
         if let change {
+            // One allocation for the log's life: it is trimmed in place before it outgrows it.
+            if entries.capacity == 0 { entries.reserveCapacity(2 * Self.retainedDelivered + 1) }
             entries.append(Entry(serial: latestSerial, change: change, count: count))
         }
         // Trimmed in batches, so that a publication moves the kept entries once in many.
