@@ -14,10 +14,21 @@ struct ObserverList {
     @usableFromInline var phase = Phase.alive
     /// Whether the ``Signal`` object is still reachable, so that new observers may come.
     @usableFromInline var hasOutput: Bool
+    /// Whether this is the signal of a producer run that is still starting.
+    ///
+    /// Until its setup and its work's start have both returned, it does not tear down for want of
+    /// observers (see `SignalCoreBase.runStarted()`). A run started with an observer stays so, since that
+    /// observer stays attached until the run ends.
+    @usableFromInline var isStarting: Bool
+    /// Whether someone may still hold the interrupter of a producer run: whoever holds it keeps the run
+    /// (see `SignalCoreBase.interrupterReleased()`).
+    @usableFromInline var hasInterrupter: Bool
 
     @inlinable
-    init(hasOutput: Bool) {
+    init(hasOutput: Bool, isRun: Bool = false) {
         self.hasOutput = hasOutput
+        isStarting = isRun
+        hasInterrupter = isRun
     }
 
     @usableFromInline
@@ -120,9 +131,9 @@ struct ObserverList {
     }
 
     /// Whether a signal in this state can never be observed again: alive, with no observer and no
-    /// output, and not the signal of a producer run (which tears down only when its input goes).
+    /// output, and, for the signal of a producer run, started and with no interrupter left.
     @inlinable
-    func isUnreachable(isRun: Bool) -> Bool {
-        entries.isEmpty && !hasOutput && !isRun && isAlive
+    var isUnreachable: Bool {
+        entries.isEmpty && !hasOutput && !isStarting && !hasInterrupter && isAlive
     }
 }

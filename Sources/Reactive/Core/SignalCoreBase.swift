@@ -41,11 +41,6 @@ class SignalCoreBase: @unchecked Sendable {
     // Guarded by `domain`'s lock.
     @exclusivity(unchecked) @usableFromInline final var upstream: ObserverEntry?
 
-    /// Whether this is the signal of a producer run: it does not tear down when its output is released
-    /// or loses its last observer, only when its input is released or it terminates, so a run whose
-    /// signal nobody observes or keeps still runs its work.
-    @usableFromInline final let isRun: Bool
-
     /// The lifetime of a signal that is not derived; see ``lifetime``.
     @usableFromInline final let ownLifetime: Lifetime?
 
@@ -56,11 +51,16 @@ class SignalCoreBase: @unchecked Sendable {
     @usableFromInline final let soleRecipient: Unmanaged<SoleRecipient>?
 
     /// Makes the core of a signal that accepts events itself, with a lock of its own.
+    ///
+    /// - Parameters:
+    ///   - hasOutput: Whether a ``Signal`` object is made for it.
+    ///   - isRun: Whether this is the signal of a producer run: it does not tear down for want of
+    ///     observers until the run has started (``runStarted()``) and its interrupter is released
+    ///     (``interrupterReleased()``), so a run whose signal nobody observes or keeps still runs its work.
     @inlinable
     init(hasOutput: Bool, isRun: Bool) {
         domain = LockedState(DeliveryState())
-        list = ObserverList(hasOutput: hasOutput)
-        self.isRun = isRun
+        list = ObserverList(hasOutput: hasOutput, isRun: isRun)
         ownLifetime = Lifetime(ender: CompositeDisposable())
         soleRecipient = nil
     }
@@ -71,7 +71,6 @@ class SignalCoreBase: @unchecked Sendable {
     init(derivedFrom upstream: SignalCoreBase) {
         domain = upstream.domain
         list = ObserverList(hasOutput: true)
-        isRun = false
         ownLifetime = nil
         soleRecipient = .passRetained(SoleRecipient())
     }
@@ -126,7 +125,7 @@ class SignalCoreBase: @unchecked Sendable {
                 delivery.parked.append(handler)
                 released = nil
             }
-            guard list.isUnreachable(isRun: isRun) else { return (released, false) }
+            guard list.isUnreachable else { return (released, false) }
             retired = list.terminate()
             return (released, true)
         }
@@ -137,16 +136,38 @@ class SignalCoreBase: @unchecked Sendable {
     }
 
     /// Called when the ``Signal`` object is released: with no observer left, nothing can ever observe
-    /// the signal again, so it tears down, unless it is the signal of a producer run (see ``isRun``).
-    ///
-    /// A teardown marks the signal terminated (late observers get `interrupted`); events still queued are
-    /// delivered by the running drainer to nobody, and released by it.
+    /// the signal again, so it tears down, unless it is the signal of a producer run that is still
+    /// starting or whose interrupter is kept.
     @usableFromInline
     final func outputReleased() {
+        tearDownIfUnreachable { $0.hasOutput = false }
+    }
+
+    /// Called once the setup of a `startWithSignal` run has returned and its work has started (or did
+    /// not, the setup having disposed the run): from then on the run tears down as soon as nobody
+    /// observes its signal, holds its ``Signal`` object or holds its interrupter.
+    @usableFromInline
+    final func runStarted() {
+        tearDownIfUnreachable { $0.isStarting = false }
+    }
+
+    /// Called when the interrupter a `startWithSignal` setup was given is released: a run that has
+    /// started, with no observer and no ``Signal`` object left, tears down.
+    @usableFromInline
+    final func interrupterReleased() {
+        tearDownIfUnreachable { $0.hasInterrupter = false }
+    }
+
+    /// Applies `change` to the list under the lock, then tears the signal down if it is unreachable.
+    ///
+    /// A teardown marks the signal terminated (late observers get `interrupted`) and ends its lifetime,
+    /// which for a producer run interrupts its work; events still queued are delivered by the running
+    /// drainer to nobody, and released by it.
+    final func tearDownIfUnreachable(after change: (inout ObserverList) -> Void) {
         var retired: ContiguousArray<ObserverEntry> = []
         let tearsDown = domain.withLock { _ -> Bool in
-            list.hasOutput = false
-            guard list.isUnreachable(isRun: isRun) else { return false }
+            change(&list)
+            guard list.isUnreachable else { return false }
             retired = list.terminate()
             listChanged()
             return true

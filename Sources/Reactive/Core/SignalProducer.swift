@@ -187,12 +187,16 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
     /// Starts a run and hands its signal to `setup` before the work begins, so `setup` can observe it.
     ///
     /// The work starts exactly when `setup` did not dispose the interrupter, whether or not `setup`
-    /// observed or kept the signal. A run's signal does not tear down when nobody observes or keeps it:
-    /// its events then go nowhere, and its lifetime ends (once) when the run terminates, when it is
-    /// interrupted, or when the run's input is released (by the work and by the interrupter).
+    /// observed or kept the signal. Once the work's start has returned, the run lasts only while someone
+    /// can still see or stop it: while its signal has an observer, or someone holds the signal or the
+    /// interrupter. When none is left (at once, for a setup that neither observes nor keeps either), the
+    /// run is disposed: its lifetime ends, so its resources are released, even if the work still holds
+    /// its input. Its lifetime also ends (once) when the run terminates, when it is interrupted, or when
+    /// the run's input is released (by the work and by the interrupter); events sent while nobody
+    /// observes go nowhere.
     ///
     /// ```swift
-    /// producer.startWithSignal { _, _ in }  // runs the work for its side effects
+    /// producer.startWithSignal { _, _ in }  // runs the work for its side effects, then disposes the run
     /// ```
     ///
     /// - Parameter setup: Receives the run's signal and the disposable that interrupts the run.
@@ -203,11 +207,13 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
     ) -> Result {
         let core = SignalCore<Value, Error>(isRun: true)
         let input = Signal<Value, Error>.Observer(interruptingOnDeinit: { [core] event in core.send(event) })
-        let interrupter = RunDisposable(input: input, core: core)
-        let result = setup(Signal(core: core), interrupter)
+        // Neither the signal nor the interrupter is kept here: once `setup` has returned, only what it kept
+        // holds them, and their release (before or after the work's start) is what ends an unkept run.
+        let result = setup(Signal(core: core), RunDisposable(input: input, core: core, reportsRelease: true))
         if !core.lifetime.hasEnded {
             startHandler(input, core.lifetime)
         }
+        core.runStarted()
         return result
     }
 }
@@ -217,15 +223,26 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
 /// It keeps the run's input observer, so the run is not interrupted by the work letting go of its input
 /// while someone holds the disposable. Interrupting twice is harmless: the run's signal ignores every
 /// event after its terminal one, which is also what `isDisposed` reads (no lock of its own).
+///
+/// The interrupter a `startWithSignal` setup is given reports its release to the run's signal, which
+/// tears down once nobody observes it or holds it or this disposable (`SignalCoreBase.interrupterReleased()`).
 @usableFromInline
 final class RunDisposable<Value: Sendable, Error: Swift.Error>: Disposable {
     @usableFromInline let input: Signal<Value, Error>.Observer
     @usableFromInline let core: SignalCore<Value, Error>
+    @usableFromInline let reportsRelease: Bool
 
     @inlinable
-    init(input: Signal<Value, Error>.Observer, core: SignalCore<Value, Error>) {
+    init(input: Signal<Value, Error>.Observer, core: SignalCore<Value, Error>, reportsRelease: Bool = false) {
         self.input = input
         self.core = core
+        self.reportsRelease = reportsRelease
+    }
+
+    deinit {
+        if reportsRelease {
+            core.interrupterReleased()
+        }
     }
 
     /// Whether the run was interrupted or ended by itself.
