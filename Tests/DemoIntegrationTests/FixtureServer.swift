@@ -32,7 +32,10 @@ final class FixtureServer {
         input = Pipe()
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path, "--exit-on-eof", "--quiet"] + arguments
+        // It stops when the test closes its input; the lifetime is only a backstop, long enough for a suite
+        // under a sanitizer on a loaded 2-core machine, where a started test may wait many minutes for a
+        // thread before it sends its first request.
+        process.arguments = ["python3", Self.script.path, "--exit-on-eof", "--quiet", "--lifetime", "3600"] + arguments
         process.standardInput = input
         process.standardOutput = output.handle
         process.standardError = output.handle

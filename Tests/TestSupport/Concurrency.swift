@@ -23,6 +23,17 @@ public func raceFromBarrier(threads: Int, _ body: @escaping @Sendable (_ thread:
     done.wait()
 }
 
+/// Whether this test binary was built with Thread Sanitizer or Address Sanitizer, which make code several
+/// times slower: a test's time limits (guards against deadlocks, not figures) scale with it.
+public let runsUnderSanitizer: Bool = {
+    #if canImport(Darwin)
+        let handle = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+    #else
+        let handle: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
+    #endif
+    return dlsym(handle, "__tsan_init") != nil || dlsym(handle, "__asan_init") != nil
+}()
+
 /// Runs `body` on a fresh thread and reports whether it finished within `seconds`.
 ///
 /// A `false` result means a deadlock (the stuck thread is leaked, but the suite reports a failure
