@@ -1,5 +1,6 @@
-@testable import Stapler
 import Testing
+
+@testable import Stapler
 
 /// The word the paging gate keeps the row last shown in: a row count and a list serial, packed.
 @Suite("The row last shown, packed")
