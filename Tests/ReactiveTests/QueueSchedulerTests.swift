@@ -56,19 +56,34 @@ struct QueueSchedulerTests {
     func delayedActionsRunInDeadlineOrder() {
         let target = TaggedQueue("QueueSchedulerTests.delays")
         let scheduler = QueueScheduler(targeting: target.queue)
-        let start = scheduler.now
-        let log = Locked<[(Int, Duration, Bool)]>([])
+        // Each action's deadline lies between the clock read just before and just after its schedule call;
+        // a loaded machine may stall between the calls, so the expected order comes from those bounds.
+        let deadlines = Locked<[Int: ClosedRange<SchedulerInstant>]>([:])
+        let log = Locked<[(Int, SchedulerInstant, Bool)]>([])
         let done = DispatchSemaphore(value: 0)
         for milliseconds in [40, 10, 25] {
+            let before = scheduler.now
             scheduler.schedule(after: .milliseconds(milliseconds)) {
-                log.append((milliseconds, scheduler.now - start, target.isCurrent))
+                log.append((milliseconds, scheduler.now, target.isCurrent))
                 if log.value.count == 3 { done.signal() }
+            }
+            let after = scheduler.now
+            deadlines.withLock {
+                $0[milliseconds] = (before + .milliseconds(milliseconds))...(after + .milliseconds(milliseconds))
             }
         }
         #expect(done.wait(timeout: .now() + 30) == .success)
-        #expect(log.value.map(\.0) == [10, 25, 40])
-        for (milliseconds, elapsed, onQueue) in log.value {
-            #expect(elapsed >= .milliseconds(milliseconds))
+        let ran = log.value
+        #expect(ran.count == 3)
+        for (earlier, later) in zip(ran, ran.dropFirst()) {
+            let earlierDeadline = deadlines.value[earlier.0]!
+            let laterDeadline = deadlines.value[later.0]!
+            #expect(
+                laterDeadline.upperBound >= earlierDeadline.lowerBound,
+                "\(later.0) ms fell due before \(earlier.0) ms yet ran after it")
+        }
+        for (milliseconds, ranAt, onQueue) in ran {
+            #expect(ranAt >= deadlines.value[milliseconds]!.lowerBound, "\(milliseconds) ms ran early")
             #expect(onQueue)
         }
     }
