@@ -143,8 +143,8 @@ struct StaplerFacadeTests {
     @Test("P13: a synchronous backend paged from inside the items observer loads 10,000 pages with a bounded stack")
     func P13_synchronousPagingFromObserver() {
         let pages = 10_000
-        // 10,000 reentrant pages take about a minute in a debug build and five alone under Thread Sanitizer
-        // on a 2-core machine: the limit only tells a deadlock from slow progress.
+        // 10,000 reentrant pages take about 5 s in a debug build and longer under a sanitizer on a 2-core
+        // machine: the limit only tells a deadlock from slow progress.
         let finished = finishesWithin(seconds: runsUnderSanitizer ? 1_800 : 300, stackSize: 512 * 1024) {
             let stapler = Stapler<Response, ServerError>(pageSize: 1) { offset, _ in
                 SignalProducer(value: Response(items: [offset], total: pages))
