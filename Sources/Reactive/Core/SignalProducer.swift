@@ -108,7 +108,7 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
         setup: (any Disposable) -> Void,
         to deliver: (Signal<Value, Error>.Event) -> Void
     ) -> any Disposable {
-        let run = makeFlagDisposable()
+        let run = FlagDisposable()
         setup(run)
         guard !run.isDisposed else {
             deliver(.interrupted)

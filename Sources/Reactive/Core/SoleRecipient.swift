@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The only observer of a derived signal, remembered so that a value reaches it with no lock taken.
 ///
 /// A derived signal's deliveries run inline, on its domain's drainer (see
@@ -20,31 +18,20 @@ import Synchronization
 /// `handler` and `checkedVersion` belong to the domain's drainer: only the thread delivering reads or
 /// writes them, and the role passes from thread to thread through the domain's lock.
 ///
-/// Where `Synchronization.Atomic` is missing (Apple systems below macOS 15 / iOS 18) there is no
-/// version, nothing is remembered, and every value goes the way of the lock.
+/// Where `Synchronization.Atomic` is missing (Apple systems below macOS 15 / iOS 18, and the
+/// `STAPLER_ATOMICS_FALLBACK` build) the version is a word behind a lock: nothing is remembered, and
+/// every value goes the way of the lock.
 @usableFromInline
 final class SoleRecipient: @unchecked Sendable {
-    #if canImport(Darwin)
-        @usableFromInline let version: (any ListVersion)?
-    #else
-        // Linux always has `Atomic`: keep the counter inline, with no dynamic dispatch.
-        @usableFromInline let version = Atomic<UInt64>(0)
-    #endif
+    /// Bumped under the domain's lock at every change of the observer list or phase, wrapping.
+    @usableFromInline let version = AtomicWord()
     // Guarded by the domain's drainer role, not by a lock of their own: only the thread delivering reads
     // or writes them, and the role passes from thread to thread through the domain's lock.
     @exclusivity(unchecked) @usableFromInline var handler: Unmanaged<AnyObject>?
-    @exclusivity(unchecked) @usableFromInline var checkedVersion: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var checkedVersion = 0
 
     @usableFromInline
-    init() {
-        #if canImport(Darwin)
-            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-                version = AtomicListVersion()
-            } else {
-                version = nil
-            }
-        #endif
-    }
+    init() {}
 
     /// The remembered observer's handler, unretained, while the observer list is as it was then.
     ///
@@ -52,12 +39,7 @@ final class SoleRecipient: @unchecked Sendable {
     /// just before the callout.
     @inlinable
     var current: Unmanaged<AnyObject>? {
-        guard let handler else { return nil }
-        #if canImport(Darwin)
-            guard let version, version.load() == checkedVersion else { return nil }
-        #else
-            guard version.load(ordering: .acquiring) == checkedVersion else { return nil }
-        #endif
+        guard let handler, version.load() == checkedVersion else { return nil }
         return handler
     }
 
@@ -66,46 +48,18 @@ final class SoleRecipient: @unchecked Sendable {
     /// Call under the domain's lock.
     @inlinable
     func listChanged() {
-        #if canImport(Darwin)
-            version?.increment()
-        #else
-            // Only ever written under the lock: a load and a store, with no read-modify-write.
-            version.store(version.load(ordering: .relaxed) &+ 1, ordering: .releasing)
-        #endif
+        // Only ever written under the lock: a load and a store, with no read-modify-write.
+        version.store(version.relaxedLoad() &+ 1)
     }
 
     /// Remembers `handler` as the signal's only recipient, or forgets it (`nil`), as of the list's
-    /// current version.
+    /// current version; remembers nothing where the version is not lock-free.
     ///
     /// Call on the drainer, under the domain's lock.
     @inlinable
     func remember(_ handler: Unmanaged<AnyObject>?) {
-        #if canImport(Darwin)
-            guard let version else { return }
-            checkedVersion = version.load()
-        #else
-            checkedVersion = version.load(ordering: .relaxed)
-        #endif
+        guard version.isLockFree else { return }
+        checkedVersion = version.relaxedLoad()
         self.handler = handler
     }
 }
-
-#if canImport(Darwin)
-    /// The version counter of a ``SoleRecipient``, on Apple systems where `Atomic` may be missing.
-    @usableFromInline
-    protocol ListVersion: AnyObject, Sendable {
-        func load() -> UInt64
-        func increment()
-    }
-#endif
-
-#if canImport(Darwin) && canImport(Synchronization)
-    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-    final class AtomicListVersion: ListVersion {
-        private let word = Atomic<UInt64>(0)
-
-        func load() -> UInt64 { word.load(ordering: .acquiring) }
-
-        func increment() { word.store(word.load(ordering: .relaxed) &+ 1, ordering: .releasing) }
-    }
-#endif

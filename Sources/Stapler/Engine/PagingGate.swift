@@ -1,5 +1,4 @@
 import Reactive
-import Synchronization
 
 /// A one-word summary of what a no-op-able call could do, readable without the engine's lock.
 ///
@@ -12,40 +11,22 @@ import Synchronization
 ///
 /// Reading costs one atomic load where `Synchronization.Atomic` is available (Linux, and Apple systems
 /// from macOS 15 / iOS 18, through one dynamic call), and one lock round trip on older Apple systems, so
-/// the platform floor stays at macOS 13 / iOS 16. Benchmarks/README.md has the figures (P2, P3, Linux,
+/// the platform floor stays at macOS 13 / iOS 16 (each word is an `AtomicWord`). Benchmarks/README.md has the figures (P2, P3, Linux,
 /// x86_64): a no-op call through the engine's lock costs about 290 instructions and 40 ns now that the
 /// engine is specialised in the client's module (it was 17,600 instructions and 1.4-2 µs while it ran as
 /// unspecialised generic code); through the inline atomic, under 1 ns and 8 instructions. The dynamic
 /// call on Apple systems was not measured.
 @usableFromInline
 final class PagingGate: Sendable {
-    #if canImport(Darwin)
-        @usableFromInline let storage: any GateStorage
-        @usableFromInline let delivered: any GateStorage
-        @usableFromInline let shownRow: any GateStorage
-    #else
-        // Linux always has `Atomic`: keep the word inline, with no dynamic dispatch.
-        @usableFromInline let word = Atomic<Int>(0)
-        /// Where the delivered snapshot's rows start, packed by ``place(leadingCount:listSerial:)``.
-        @usableFromInline let delivered = Atomic<Int>(0)
-        /// The row last passed to `preload(index:)`, counted from the list's first page and packed with its
-        /// list by ``place(leadingCount:listSerial:)`` (0: none yet).
-        @usableFromInline let shownRow = Atomic<Int>(0)
-    #endif
+    /// The packed summary of the latest transition, see ``current``.
+    @usableFromInline let word = AtomicWord()
+    /// Where the delivered snapshot's rows start, packed by ``place(leadingCount:listSerial:)``.
+    @usableFromInline let delivered = AtomicWord()
+    /// The row last passed to `preload(index:)`, counted from the list's first page and packed with its
+    /// list by ``place(leadingCount:listSerial:)`` (0: none yet).
+    @usableFromInline let shownRow = AtomicWord()
 
-    init() {
-        #if canImport(Darwin)
-            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-                storage = AtomicGateStorage()
-                delivered = AtomicGateStorage()
-                shownRow = AtomicGateStorage()
-            } else {
-                storage = LockedGateStorage()
-                delivered = LockedGateStorage()
-                shownRow = LockedGateStorage()
-            }
-        #endif
-    }
+    init() {}
 
     /// The bits of a list serial a packed word keeps: enough to tell the list of a recorded row from the
     /// lists shown around it.
@@ -71,11 +52,7 @@ final class PagingGate: Sendable {
     @inlinable
     func recordDelivered(leadingCount: Int, listSerial: UInt64) {
         let word = Self.place(leadingCount: leadingCount, listSerial: listSerial)
-        #if canImport(Darwin)
-            delivered.store(word)
-        #else
-            delivered.store(word, ordering: .relaxed)
-        #endif
+        delivered.relaxedStore(word)
     }
 
     /// Records row `index` of the delivered snapshot as the row last passed to `preload(index:)`.
@@ -90,31 +67,19 @@ final class PagingGate: Sendable {
         if let seen {
             (row, serialBits) = (index - seen.leadingCount, seen.listSerial & Self.serialMask)
         } else {
-            #if canImport(Darwin)
-                let word = delivered.load()
-            #else
-                let word = delivered.load(ordering: .relaxed)
-            #endif
+            let word = delivered.relaxedLoad()
             let (leading, bits) = Self.unpack(word) ?? (0, 0)
             (row, serialBits) = (index - leading, bits)
         }
         let word = Self.place(leadingCount: row, listSerial: serialBits)
-        #if canImport(Darwin)
-            shownRow.store(word)
-        #else
-            shownRow.store(word, ordering: .relaxed)
-        #endif
+        shownRow.relaxedStore(word)
     }
 
     /// The row last passed to `preload(index:)`, counted from the first page of list `listSerial`, if any
     /// was passed for that list.
     @inlinable
     func lastShown(inList listSerial: UInt64) -> Int? {
-        #if canImport(Darwin)
-            let word = shownRow.load()
-        #else
-            let word = shownRow.load(ordering: .relaxed)
-        #endif
+        let word = shownRow.relaxedLoad()
         guard let (row, bits) = Self.unpack(word), bits == listSerial & Self.serialMask else { return nil }
         return row
     }
@@ -125,11 +90,7 @@ final class PagingGate: Sendable {
     /// prepended), each saturated at ``countLimit``.
     @inlinable
     var current: Int {
-        #if canImport(Darwin)
-            storage.load()
-        #else
-            word.load(ordering: .acquiring)
-        #endif
+        word.load()
     }
 
     /// The largest count the word holds; a larger one is stored as this and lets every preload through.
@@ -159,11 +120,7 @@ final class PagingGate: Sendable {
         let fromOpening = min(max(itemCount - leadingCount, 0), Self.countLimit)
         let packed =
             fromOpening << 35 | count << 7 | (canRetryNext ? 1 << 6 : 0) | Self.code(prepend) << 3 | Self.code(append)
-        #if canImport(Darwin)
-            storage.store(packed)
-        #else
-            word.store(packed, ordering: .releasing)
-        #endif
+        word.store(packed)
     }
 
     /// Why a load at `edge` cannot start, as of the latest transition, or `nil` if it can.
@@ -214,32 +171,3 @@ final class PagingGate: Sendable {
         return word & 7 == 0 && (index >= fromOpening - 1 - distance || fromOpening == Self.countLimit)
     }
 }
-
-#if canImport(Darwin)
-    @usableFromInline
-    protocol GateStorage: AnyObject, Sendable {
-        func load() -> Int
-        func store(_ word: Int)
-    }
-#endif
-
-#if canImport(Darwin) && canImport(Synchronization)
-    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-    final class AtomicGateStorage: GateStorage {
-        private let word = Atomic<Int>(0)
-
-        func load() -> Int { word.load(ordering: .acquiring) }
-
-        func store(_ word: Int) { self.word.store(word, ordering: .releasing) }
-    }
-#endif
-
-#if canImport(Darwin)
-    final class LockedGateStorage: GateStorage {
-        private let word = LockedState(0)
-
-        func load() -> Int { word.withLock { $0 } }
-
-        func store(_ word: Int) { self.word.withLock { $0 = word } }
-    }
-#endif

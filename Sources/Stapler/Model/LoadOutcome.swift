@@ -22,7 +22,7 @@ public enum LoadOutcome<Failure: Error>: Sendable {
 extension LoadOutcome: Equatable where Failure: Equatable {}
 
 /// Why a call started nothing.
-public enum IgnoredReason: Sendable, Hashable {
+public enum IgnoredReason: Sendable, Hashable, CaseIterable {
     /// That direction is already loading (the call does not queue another load, and does not join it).
     case alreadyLoading
     /// That end of the list was reached.
