@@ -7,6 +7,8 @@
 # longer applies (its `find` text is not in the file exactly once) or no longer compiles.
 #
 # Usage: scripts/mutants.sh [name ...]     (default: every mutant)
+#        scripts/mutants.sh --check         only that every mutant still applies: its `find` text is in its
+#                                           file exactly once (no build; CI runs it)
 #
 # First the unmutated copy builds and the union of the filters passes (else a kill would prove nothing).
 # The model-based test runs STAPLER_MODEL_SEQUENCES=2000 sequences here. Takes about 5 minutes on two
@@ -22,13 +24,6 @@ root="$PWD"
 work="$root/.build-mutants"
 copy="$work/package"
 scratch="$work/build"
-# The package as it is in the work tree, without builds or git (tar keeps the files' times, so the
-# copy's build stays incremental from one run to the next).
-rm -rf "$copy"
-mkdir -p "$copy"
-tar -C "$root" --exclude='./.build*' --exclude=./.git --exclude=./.swiftpm --exclude=./Benchmarks -cf - . \
-    | tar -C "$copy" -xf -
-
 # The mutants as tab-separated lines: name, what, file, find, replace, tests, fuzz target and seconds.
 mutants=$(awk '
     /^mutant: / { name = substr($0, 9); fuzz = "-" }
@@ -41,10 +36,53 @@ mutants=$(awk '
     /^$/ && name != "" { print name "\t" what "\t" file "\t" find "\t" replace "\t" tests "\t" fuzz; name = "" }
     END { if (name != "") print name "\t" what "\t" file "\t" find "\t" replace "\t" tests "\t" fuzz }
 ' scripts/mutants.txt)
+check_only=0
+if [ "${1:-}" = --check ]; then
+    check_only=1
+    shift
+fi
 if [ "$#" -gt 0 ]; then
     mutants=$(printf '%s\n' "$mutants" | awk -F'\t' -v names=" $* " 'index(names, " " $1 " ")')
 fi
 [ -n "$mutants" ] || { echo "mutants: no mutant selected" >&2; exit 2; }
+
+# Replaces the mutant's `find` text in file $1 by its `replace` text (FIND and REPLACE in the environment);
+# with a second argument, only checks that the text is there exactly once. Fails when it is not.
+apply_mutant() {
+    python3 - "$@" <<'EOF'
+import os, sys
+path = sys.argv[1]
+text = open(path).read()
+# `\n` in either stands for a line break, so that a mutant can name a line by the one before it.
+find, replace = (os.environ[name].replace("\\n", "\n") for name in ("FIND", "REPLACE"))
+if text.count(find) != 1:
+    sys.exit(1)
+if len(sys.argv) < 3:
+    open(path, "w").write(text.replace(find, replace))
+EOF
+}
+
+if [ "$check_only" = 1 ]; then
+    count=0
+    stale=0
+    while IFS=$'\t' read -r name what file find replace tests fuzz; do
+        count=$((count + 1))
+        if ! FIND="$find" REPLACE="$replace" apply_mutant "$file" --check-only; then
+            echo "STALE    $name: the text to replace is not in $file exactly once (update scripts/mutants.txt)"
+            stale=$((stale + 1))
+        fi
+    done <<< "$mutants"
+    echo "mutants: $((count - stale)) of $count apply"
+    [ "$stale" -eq 0 ]
+    exit
+fi
+
+# The package as it is in the work tree, without builds or git (tar keeps the files' times, so the
+# copy's build stays incremental from one run to the next).
+rm -rf "$copy"
+mkdir -p "$copy"
+tar -C "$root" --exclude='./.build*' --exclude=./.git --exclude=./.swiftpm --exclude=./Benchmarks -cf - . \
+    | tar -C "$copy" -xf -
 
 build() { (cd "$copy" && timeout 1800 swift build --build-tests --scratch-path "$scratch" > "$work/build.log" 2>&1); }
 run_tests() {
@@ -69,16 +107,7 @@ while IFS=$'\t' read -r name what file find replace tests fuzz; do
     total=$((total + 1))
     target="$copy/$file"
     cp "$target" "$work/original"
-    if ! FIND="$find" REPLACE="$replace" python3 - "$target" <<'EOF'; then
-import os, sys
-path = sys.argv[1]
-text = open(path).read()
-# `\n` in either stands for a line break, so that a mutant can name a line by the one before it.
-find, replace = (os.environ[name].replace("\\n", "\n") for name in ("FIND", "REPLACE"))
-if text.count(find) != 1:
-    sys.exit(1)
-open(path, "w").write(text.replace(find, replace))
-EOF
+    if ! FIND="$find" REPLACE="$replace" apply_mutant "$target"; then
         echo "BROKEN   $name: the text to replace is not in $file exactly once (update scripts/mutants.txt)"
         broken=$((broken + 1))
         continue
