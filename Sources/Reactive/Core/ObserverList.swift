@@ -8,10 +8,22 @@
 @usableFromInline
 struct ObserverList {
     /// The attached observers, in the order they attached.
-    @usableFromInline var entries: ContiguousArray<ObserverEntry> = []
+    ///
+    /// Every change to it, like every change of ``phase``, bumps the version of ``changes``: no call site
+    /// has to remember to.
+    @usableFromInline var entries: ContiguousArray<ObserverEntry> = [] {
+        didSet { changes?._withUnsafeGuaranteedRef { $0.listChanged() } }
+    }
     /// The index in `entries` of the next entry the drainer looks at.
     @usableFromInline var cursor = 0
-    @usableFromInline var phase = Phase.alive
+    @usableFromInline var phase = Phase.alive {
+        didSet { changes?._withUnsafeGuaranteedRef { $0.listChanged() } }
+    }
+    /// The remembered only observer of a derived signal (`nil` for a signal that is not derived).
+    ///
+    /// It forgets that observer at every change of ``entries`` or ``phase``. Unretained: the signal's core
+    /// owns it and outlives its list.
+    @usableFromInline let changes: Unmanaged<SoleRecipient>?
     /// Whether the ``Signal`` object is still reachable, so that new observers may come.
     @usableFromInline var hasOutput: Bool
     /// Whether this is the signal of a producer run that is still starting.
@@ -25,10 +37,11 @@ struct ObserverList {
     @usableFromInline var hasInterrupter: Bool
 
     @inlinable
-    init(hasOutput: Bool, isRun: Bool = false) {
+    init(hasOutput: Bool, isRun: Bool = false, changes: Unmanaged<SoleRecipient>? = nil) {
         self.hasOutput = hasOutput
         isStarting = isRun
         hasInterrupter = isRun
+        self.changes = changes
     }
 
     @usableFromInline

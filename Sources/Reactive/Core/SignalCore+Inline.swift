@@ -68,7 +68,6 @@ extension SignalCore {
         let isLive = domain.withLock { _ -> Bool in
             guard list.isAlive else { return false }
             machine.markTerminating(with: event, sequence: sequence, list: &list)
-            listChanged()
             list.rewind()
             return true
         }

@@ -42,12 +42,10 @@ extension SignalCore {
                 } else {
                     entry.firstSequence = sequence
                     list.entries.append(entry)
-                    listChanged()
                 }
             case .alive:
                 entry.firstSequence = state.sequence &+ 1
                 list.entries.append(entry)
-                listChanged()
                 if let event = initialEvent(),
                     case .deliver(let sequence) = machine.accept(event, for: entry, list: &list, domain: &state)
                 {

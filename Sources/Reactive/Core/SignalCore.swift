@@ -250,7 +250,6 @@ final class SignalCore<Value: Sendable, Error: Swift.Error>: SignalCoreBase, @un
                 }
                 if let dropped = machine.finish(delivery, list: &list) {
                     retired = dropped
-                    listChanged()
                 }
                 guard let next = machine.next(domain: &state) else { return true }
                 #if DEBUG

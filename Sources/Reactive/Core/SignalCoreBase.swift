@@ -70,22 +70,14 @@ class SignalCoreBase: @unchecked Sendable {
     @inlinable
     init(derivedFrom upstream: SignalCoreBase) {
         domain = upstream.domain
-        list = ObserverList(hasOutput: true)
+        let soleRecipient = Unmanaged.passRetained(SoleRecipient())
+        list = ObserverList(hasOutput: true, changes: soleRecipient)
         ownLifetime = nil
-        soleRecipient = .passRetained(SoleRecipient())
+        self.soleRecipient = soleRecipient
     }
 
     deinit {
         soleRecipient?.release()
-    }
-
-    /// Records a change to `list`'s observers or phase: a derived signal forgets its remembered
-    /// observer (see ``SoleRecipient``).
-    ///
-    /// Call under the lock, after every such change.
-    @inlinable
-    final func listChanged() {
-        soleRecipient?._withUnsafeGuaranteedRef { $0.listChanged() }
     }
 
     /// Ends when the signal terminates or tears down; the signal's resources hang from it.
@@ -116,9 +108,6 @@ class SignalCoreBase: @unchecked Sendable {
         var retired: ContiguousArray<ObserverEntry>?
         let (released, tearsDown) = domain.withLock { delivery -> (AnyObject?, Bool) in
             guard entry.isActive else { return (nil, false) }
-            // Anywhere in the critical section will do: bumped before the removal, it leaves the released
-            // handler's lifetime alone.
-            listChanged()
             var released = list.remove(entry)
             if let handler = released, delivery.isDraining {
                 // A callout may be running this handler unretained: the drainer releases it.
@@ -169,7 +158,6 @@ class SignalCoreBase: @unchecked Sendable {
             change(&list)
             guard list.isUnreachable else { return false }
             retired = list.terminate()
-            listChanged()
             return true
         }
         withExtendedLifetime(retired) {}

@@ -8,7 +8,8 @@
 ///
 /// The version is an atomic counter. Every change to the signal's observer list or phase (an observer
 /// attaching or detaching, the signal terminating or tearing down) bumps it under the domain's lock,
-/// before the lock is released; the drainer reads it, with no lock, just before the callout. That read
+/// before the lock is released: `ObserverList` bumps it itself whenever its entries or its phase are
+/// set, so no caller can forget to; the drainer reads it, with no lock, just before the callout. That read
 /// is the check "still attached" that a delivery under the lock makes: a `dispose()` that returned before
 /// it is seen, and one that returns after it races with the callout exactly as it would after an
 /// unlock. An unchanged version also means that the remembered handler is still alive (its entry keeps
