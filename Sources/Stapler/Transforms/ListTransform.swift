@@ -20,16 +20,17 @@
 /// delivery scheduler, when it has one), never under a lock, and must be pure (the same input gives an
 /// equal output), since the transformed list calls it only for rows that are new or changed.
 public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
-    /// The steps, in order, with their values type-erased.
-    let steps: [TransformStep]
+    /// The steps, in order, each typed by the rows it takes and makes: the first takes `Item` rows, each
+    /// next one the rows of the one before, and the last makes `Output` rows.
+    let steps: [any TransformStep]
     /// The header row of an edge state, already passed through the element steps added after it.
-    let header: (@Sendable (ListEdge) -> (any Sendable)?)?
+    let header: (@Sendable (ListEdge) -> Output?)?
     /// The footer row of an edge state, already passed through the element steps added after it.
-    let footer: (@Sendable (ListEdge) -> (any Sendable)?)?
+    let footer: (@Sendable (ListEdge) -> Output?)?
 
     init(
-        steps: [TransformStep], header: (@Sendable (ListEdge) -> (any Sendable)?)?,
-        footer: (@Sendable (ListEdge) -> (any Sendable)?)?
+        steps: [any TransformStep], header: (@Sendable (ListEdge) -> Output?)?,
+        footer: (@Sendable (ListEdge) -> Output?)?
     ) {
         self.steps = steps
         self.header = header
@@ -48,7 +49,7 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     /// - Returns: The transform with this step added.
     /// - Complexity: O(1) per row, when the row arrives.
     public func map<New: Sendable>(_ transform: @escaping @Sendable (Output) -> New) -> ListTransform<Item, New> {
-        adding { transform($0 as! Output) }
+        adding { transform($0) }
     }
 
     /// Shows `transform` of each row, leaving out the rows it maps to `nil`.
@@ -58,7 +59,7 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     public func compactMap<New: Sendable>(
         _ transform: @escaping @Sendable (Output) -> New?
     ) -> ListTransform<Item, New> {
-        adding { transform($0 as! Output) }
+        adding(transform)
     }
 
     /// Shows only the rows `isIncluded` accepts.
@@ -69,7 +70,7 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     /// - Parameter isIncluded: Called once for each row that arrives or changes, on the delivering thread.
     /// - Returns: The transform with this step added.
     public func filter(_ isIncluded: @escaping @Sendable (Output) -> Bool) -> ListTransform<Item, Output> {
-        adding { isIncluded($0 as! Output) ? $0 : nil }
+        adding { isIncluded($0) ? $0 : nil }
     }
 
     /// Inserts the row `separator(before, after)` returns between each two neighbouring rows, and at the
@@ -93,10 +94,7 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     public func separators(
         _ separator: @escaping @Sendable (_ before: Output?, _ after: Output?) -> Output?
     ) -> ListTransform<Item, Output> {
-        let step = TransformStep.separators { before, after in
-            separator(before.map { $0 as! Output }, after.map { $0 as! Output })
-        }
-        return ListTransform<Item, Output>(steps: steps + [step], header: header, footer: footer)
+        ListTransform(steps: steps + [SeparatorStep(separator: separator)], header: header, footer: footer)
     }
 
     /// Shows `header(edge)` above every row, when it is not `nil`.
@@ -108,7 +106,7 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     /// - Parameter header: The header row for the state of the list's top, or `nil` for none.
     /// - Returns: The transform with a header.
     public func header(_ header: @escaping @Sendable (ListEdge) -> Output?) -> ListTransform<Item, Output> {
-        ListTransform(steps: steps, header: { header($0) }, footer: footer)
+        ListTransform(steps: steps, header: header, footer: footer)
     }
 
     /// Shows `footer(edge)` below every row, when it is not `nil`.
@@ -121,18 +119,19 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     /// - Parameter footer: The footer row for the state of the list's bottom, or `nil` for none.
     /// - Returns: The transform with a footer.
     public func footer(_ footer: @escaping @Sendable (ListEdge) -> Output?) -> ListTransform<Item, Output> {
-        ListTransform(steps: steps, header: header, footer: { footer($0) })
+        ListTransform(steps: steps, header: header, footer: footer)
     }
 
     /// This transform followed by an element step; consecutive element steps run as one.
     private func adding<New: Sendable>(
-        _ element: @escaping @Sendable (any Sendable) -> (any Sendable)?
+        _ element: @escaping @Sendable (Output) -> New?
     ) -> ListTransform<Item, New> {
         var steps = steps
-        if case .element(let first)? = steps.last {
-            steps[steps.count - 1] = .element { first($0).flatMap(element) }
+        // The last step makes `Output` rows; an element step is fused with this one.
+        if let last = steps.last as? any FusableStep<Output> {
+            steps[steps.count - 1] = last.followed(by: element)
         } else {
-            steps.append(.element(element))
+            steps.append(ElementStep(element: element))
         }
         let header = header.map { header in { @Sendable edge in header(edge).flatMap(element) } }
         let footer = footer.map { footer in { @Sendable edge in footer(edge).flatMap(element) } }
@@ -171,12 +170,4 @@ public struct ListEdge: Sendable, Hashable {
         self.status = status
         self.isListEmpty = isListEmpty
     }
-}
-
-/// One step of a transform, its values type-erased.
-enum TransformStep: Sendable {
-    /// Maps one row to one row or to none (map, compactMap, filter, fused when consecutive).
-    case element(@Sendable (any Sendable) -> (any Sendable)?)
-    /// Inserts a row between two neighbours (`nil` at an edge of the list).
-    case separators(@Sendable ((any Sendable)?, (any Sendable)?) -> (any Sendable)?)
 }

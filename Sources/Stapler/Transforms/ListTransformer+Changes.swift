@@ -17,8 +17,9 @@ struct ChangeSegments {
     var isEmpty: Bool { old.isEmpty && new.isEmpty }
 
     /// Adds the rows of a chunk before (from index `oldStart`) and after (from `newStart`).
-    mutating func add<Old: Sequence, New: Sequence>(old rows: Old, at oldStart: Int, new newRows: New, at newStart: Int)
-    where Old.Element == TransformRow, New.Element == TransformRow {
+    mutating func add<Value, Old: Sequence, New: Sequence>(
+        old rows: Old, at oldStart: Int, new newRows: New, at newStart: Int
+    ) where Old.Element == TransformRow<Value>, New.Element == TransformRow<Value> {
         var index = oldStart
         for row in rows where row.value != nil {
             old.append((row.id, index))
