@@ -22,25 +22,39 @@
 public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     /// The steps, in order, each typed by the rows it takes and makes: the first takes `Item` rows, each
     /// next one the rows of the one before, and the last makes `Output` rows.
-    let steps: [any TransformStep]
+    @usableFromInline let steps: [any TransformStep]
     /// The header row of an edge state, already passed through the element steps added after it.
-    let header: (@Sendable (ListEdge) -> Output?)?
+    @usableFromInline let header: (@Sendable (ListEdge) -> Output?)?
     /// The footer row of an edge state, already passed through the element steps added after it.
-    let footer: (@Sendable (ListEdge) -> Output?)?
+    @usableFromInline let footer: (@Sendable (ListEdge) -> Output?)?
+    /// The step a transform without steps runs, so that its last layer is not its source layer.
+    @usableFromInline let identity: any TransformStep
+    /// The loops over source rows and over the rows the transform shows, compiled for their types.
+    @usableFromInline let sourceKernels: RowKernels<Item>
+    @usableFromInline let outputKernels: RowKernels<Output>
 
+    @usableFromInline
     init(
         steps: [any TransformStep], header: (@Sendable (ListEdge) -> Output?)?,
-        footer: (@Sendable (ListEdge) -> Output?)?
+        footer: (@Sendable (ListEdge) -> Output?)?, identity: any TransformStep, sourceKernels: RowKernels<Item>,
+        outputKernels: RowKernels<Output>
     ) {
         self.steps = steps
         self.header = header
         self.footer = footer
+        self.identity = identity
+        self.sourceKernels = sourceKernels
+        self.outputKernels = outputKernels
     }
 
     /// The transform that shows every item as it is; chain operators on it:
     /// `ListTransform<Message, Message>().map { ... }`.
+    @inlinable
     public init() where Output == Item {
-        self.init(steps: [], header: nil, footer: nil)
+        let kernels = RowKernels<Item>()
+        self.init(
+            steps: [], header: nil, footer: nil, identity: ElementStep<Item, Item> { $0 }, sourceKernels: kernels,
+            outputKernels: kernels)
     }
 
     /// Shows `transform` of each row.
@@ -48,18 +62,20 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     /// - Parameter transform: Called once for each row that arrives or changes, on the delivering thread.
     /// - Returns: The transform with this step added.
     /// - Complexity: O(1) per row, when the row arrives.
+    @inlinable
     public func map<New: Sendable>(_ transform: @escaping @Sendable (Output) -> New) -> ListTransform<Item, New> {
-        adding { transform($0) }
+        adding(ElementStep { transform($0) }, RowKernels<New>()) { transform($0) }
     }
 
     /// Shows `transform` of each row, leaving out the rows it maps to `nil`.
     ///
     /// - Parameter transform: Called once for each row that arrives or changes, on the delivering thread.
     /// - Returns: The transform with this step added.
+    @inlinable
     public func compactMap<New: Sendable>(
         _ transform: @escaping @Sendable (Output) -> New?
     ) -> ListTransform<Item, New> {
-        adding(transform)
+        adding(ElementStep(transform), RowKernels<New>(), transform)
     }
 
     /// Shows only the rows `isIncluded` accepts.
@@ -69,8 +85,9 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     ///
     /// - Parameter isIncluded: Called once for each row that arrives or changes, on the delivering thread.
     /// - Returns: The transform with this step added.
+    @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Output) -> Bool) -> ListTransform<Item, Output> {
-        adding { isIncluded($0) ? $0 : nil }
+        adding(ElementStep { isIncluded($0) ? $0 : nil }, outputKernels) { isIncluded($0) ? $0 : nil }
     }
 
     /// Inserts the row `separator(before, after)` returns between each two neighbouring rows, and at the
@@ -91,10 +108,13 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     ///
     /// - Parameter separator: The row between `before` and `after`, or `nil` for none.
     /// - Returns: The transform with this step added.
+    @inlinable
     public func separators(
         _ separator: @escaping @Sendable (_ before: Output?, _ after: Output?) -> Output?
     ) -> ListTransform<Item, Output> {
-        ListTransform(steps: steps + [SeparatorStep(separator: separator)], header: header, footer: footer)
+        ListTransform(
+            steps: steps + [SeparatorStep(separator)], header: header, footer: footer, identity: identity,
+            sourceKernels: sourceKernels, outputKernels: outputKernels)
     }
 
     /// Shows `header(edge)` above every row, when it is not `nil`.
@@ -105,8 +125,11 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     ///
     /// - Parameter header: The header row for the state of the list's top, or `nil` for none.
     /// - Returns: The transform with a header.
+    @inlinable
     public func header(_ header: @escaping @Sendable (ListEdge) -> Output?) -> ListTransform<Item, Output> {
-        ListTransform(steps: steps, header: header, footer: footer)
+        ListTransform(
+            steps: steps, header: header, footer: footer, identity: identity, sourceKernels: sourceKernels,
+            outputKernels: outputKernels)
     }
 
     /// Shows `footer(edge)` below every row, when it is not `nil`.
@@ -118,24 +141,25 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     ///
     /// - Parameter footer: The footer row for the state of the list's bottom, or `nil` for none.
     /// - Returns: The transform with a footer.
+    @inlinable
     public func footer(_ footer: @escaping @Sendable (ListEdge) -> Output?) -> ListTransform<Item, Output> {
-        ListTransform(steps: steps, header: header, footer: footer)
+        ListTransform(
+            steps: steps, header: header, footer: footer, identity: identity, sourceKernels: sourceKernels,
+            outputKernels: outputKernels)
     }
 
-    /// This transform followed by an element step; consecutive element steps run as one.
-    private func adding<New: Sendable>(
+    /// This transform followed by `step`, which shows `element` of each row (`kernels` are the loops over
+    /// its rows); the header and the footer go through `element` too.
+    @inlinable
+    func adding<New: Sendable>(
+        _ step: ElementStep<Output, New>, _ kernels: RowKernels<New>,
         _ element: @escaping @Sendable (Output) -> New?
     ) -> ListTransform<Item, New> {
-        var steps = steps
-        // The last step makes `Output` rows; an element step is fused with this one.
-        if let last = steps.last as? any FusableStep<Output> {
-            steps[steps.count - 1] = last.followed(by: element)
-        } else {
-            steps.append(ElementStep(element: element))
-        }
         let header = header.map { header in { @Sendable edge in header(edge).flatMap(element) } }
         let footer = footer.map { footer in { @Sendable edge in footer(edge).flatMap(element) } }
-        return ListTransform<Item, New>(steps: steps, header: header, footer: footer)
+        return ListTransform<Item, New>(
+            steps: steps + [step], header: header, footer: footer, identity: identity, sourceKernels: sourceKernels,
+            outputKernels: kernels)
     }
 }
 

@@ -47,13 +47,13 @@ extension ListTransformer {
         switch change {
         case .appended(let rows) where new > old && rows.lowerBound == previous.count:
             guard (old..<new).reduce(0, { $0 + items.page(at: $1).items.count }) == rows.count else { break }
-            let chunks = (old..<new).map { freshChunk(items.page(at: $0).items) }
+            let chunks = (old..<new).map { freshChunk(items.page(at: $0).items, in: layer) }
             insertChunks(chunks, into: layer, at: old + 1)
             return .chunks(.appended(position: old + 1, count: new - old), changed: Array(old + 1...new))
         case .inserted(let rows) where new > old && rows.lowerBound == 0:
             let added = new - old
             guard (0..<added).reduce(0, { $0 + items.page(at: $1).items.count }) == rows.count else { break }
-            insertChunks((0..<added).map { freshChunk(items.page(at: $0).items) }, into: layer, at: 1)
+            insertChunks((0..<added).map { freshChunk(items.page(at: $0).items, in: layer) }, into: layer, at: 1)
             return .chunks(.prepended(count: added), changed: Array(1...added))
         case .inserted(let rows) where new == old && !rows.isEmpty:
             let (page, pageItems, start) = items.locate(item: rows.lowerBound)
@@ -160,14 +160,11 @@ extension ListTransformer {
     }
 
     /// A chunk of new source rows.
-    private func freshChunk<Item: Sendable>(_ items: ContiguousArray<Item>) -> TransformChunk<Item> {
-        let round = context.round
-        var chunk = TransformChunk<Item>()
-        chunk.reserveCapacity(items.count)
-        for (offset, item) in items.enumerated() {
-            chunk.append(TransformRow(item, id: context.makeID(), offset: offset, round: round))
-        }
-        return chunk
+    private func freshChunk<Item: Sendable>(
+        _ items: ContiguousArray<Item>, in layer: TransformLayer<Item>
+    ) -> TransformChunk<Item> {
+        // Layer 0 always has its kernel: the transformer sets it when it makes the layer.
+        layer.sourceRows.map { $0(items, context.round, &context.nextID) } ?? []
     }
 
     /// `chunk` with each row's offset set to its position.

@@ -15,6 +15,8 @@ final class ListTransformer<Output: Sendable>: @unchecked Sendable {
     // transformer's alone.
     let makeHeader: (@Sendable (ListEdge) -> Output?)?
     let makeFooter: (@Sendable (ListEdge) -> Output?)?
+    /// The loops over the rows of the snapshot, compiled for their type.
+    let kernels: RowKernels<Output>
     /// The round, the identities and the ends of the list, shared with the stages.
     let context = TransformContext()
     /// Every layer, the source rows first, the rows of the snapshot last.
@@ -33,10 +35,12 @@ final class ListTransformer<Output: Sendable>: @unchecked Sendable {
     init<Item>(_ transform: ListTransform<Item, Output>) {
         makeHeader = transform.header
         makeFooter = transform.footer
+        kernels = transform.outputKernels
         // A transform without steps still keeps a layer of its own, so every layer has one before it.
-        let steps: [any TransformStep] =
-            transform.steps.isEmpty ? [ElementStep<Item, Item> { $0 }] : transform.steps
-        var layers: [any AnyTransformLayer] = [TransformLayer<Item>()]
+        let steps = transform.steps.isEmpty ? [transform.identity] : transform.steps
+        let source = TransformLayer<Item>()
+        source.sourceRows = transform.sourceKernels.sourceRows
+        var layers: [any AnyTransformLayer] = [source]
         var stages: [any TransformStage] = []
         for step in steps {
             let (stage, output) = step.makeStage(input: layers[layers.count - 1], context: context)
@@ -82,11 +86,14 @@ final class ListTransformer<Output: Sendable>: @unchecked Sendable {
             for stage in stages { stage.rebuild() }
             let final = finalLayer.chunks
             var body = PagedItems<TransformedSlot<Output>>()
-            for index in final.indices.dropFirst().dropLast() { body = body.appending(slots(final[index])) }
+            for index in final.indices.dropFirst().dropLast() { body = body.appending(kernels.slots(final[index])) }
             output = TransformedItems(
-                header: header, leading: slots(final[0]), body: body, trailing: slots(final[final.count - 1]),
+                header: header, leading: kernels.slots(final[0]), body: body,
+                trailing: kernels.slots(final[final.count - 1]),
                 footer: footer, source: input.items)
-            segments.add(old: old.joined(), at: previous.headerCount, new: final.joined(), at: output.headerCount)
+            segments.add(
+                old: old.flatMap(kernels.keys), at: previous.headerCount, new: final.flatMap(kernels.keys),
+                at: output.headerCount)
         case .chunks(let structure, let changed):
             let replaced = runStages(changed: changed, topChanged: topChanged, bottomChanged: bottomChanged)
             output = updatedOutput(structure: structure, replaced: replaced, header: header, footer: footer, input)
@@ -94,7 +101,8 @@ final class ListTransformer<Output: Sendable>: @unchecked Sendable {
                 let new = finalLayer.chunks[index]
                 guard !isUnchanged(old, new) else { continue }
                 let oldStart = structure.oldIndex(of: index).map { previous.start(ofChunk: $0) } ?? 0
-                segments.add(old: old, at: oldStart, new: new, at: output.start(ofChunk: index))
+                segments.add(
+                    old: kernels.keys(old), at: oldStart, new: kernels.keys(new), at: output.start(ofChunk: index))
             }
         }
         if headerChanged {
@@ -126,18 +134,18 @@ final class ListTransformer<Output: Sendable>: @unchecked Sendable {
         case .same: break
         case .appended(let position, let count):
             added = position..<position + count
-            for index in added { body = body.appending(slots(final[index])) }
+            for index in added { body = body.appending(kernels.slots(final[index])) }
         case .prepended(let count):
             added = 1..<1 + count
-            for index in added.reversed() { body = body.prepending(slots(final[index])) }
+            for index in added.reversed() { body = body.prepending(kernels.slots(final[index])) }
         }
         for (index, old) in replaced where !added.contains(index) && !isUnchanged(old, final[index]) {
             if index == 0 {
-                leading = slots(final[0])
+                leading = kernels.slots(final[0])
             } else if index == final.count - 1 {
-                trailing = slots(final[index])
+                trailing = kernels.slots(final[index])
             } else {
-                body = body.replacingPage(at: index - 1, with: slots(final[index]))
+                body = body.replacingPage(at: index - 1, with: kernels.slots(final[index]))
             }
         }
         return TransformedItems(
@@ -168,16 +176,6 @@ final class ListTransformer<Output: Sendable>: @unchecked Sendable {
             return false
         }
         return true
-    }
-
-    /// The rows of a final chunk, as the snapshot holds them.
-    func slots(_ chunk: TransformChunk<Output>) -> ContiguousArray<TransformedSlot<Output>> {
-        var slots = ContiguousArray<TransformedSlot<Output>>()
-        slots.reserveCapacity(chunk.count)
-        for row in chunk {
-            if let value = row.value { slots.append(TransformedSlot(value: value, offset: row.offset)) }
-        }
-        return slots
     }
 }
 

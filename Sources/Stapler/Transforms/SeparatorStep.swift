@@ -1,13 +1,27 @@
 /// A separators step: a row between each two neighbouring rows, and at the ends of the list.
+@usableFromInline
 struct SeparatorStep<Value: Sendable>: TransformStep {
-    /// The row between two neighbours (`nil` at an edge of the list), or `nil` for none.
-    let separator: @Sendable (Value?, Value?) -> Value?
+    /// The separators of one chunk (see `separatorRows`), compiled for this row type.
+    @usableFromInline let separators:
+        @Sendable (
+            TransformChunk<Value>, _ last: TransformRow<Value>?, SeparatorEdges, _ round: Int, _ nextID: inout Int,
+            _ lookup: [SeparatorNeighbours: TransformRow<Value>]
+        ) -> TransformChunk<Value>
 
+    /// The step that puts `separator(before, after)` between neighbours (`nil` at an edge of the list).
+    @inlinable
+    init(_ separator: @escaping @Sendable (Value?, Value?) -> Value?) {
+        separators = { rows, last, edges, round, nextID, lookup in
+            separatorRows(rows, after: last, edges: edges, round: round, nextID: &nextID, lookup: lookup, separator)
+        }
+    }
+
+    @usableFromInline
     func makeStage(input: any AnyTransformLayer, context: TransformContext) -> (
         stage: any TransformStage, output: any AnyTransformLayer
     ) {
         // The chain was typed when it was built: the layer before this step holds its rows.
-        let stage = SeparatorStage(input: input as! TransformLayer<Value>, separator: separator, context: context)
+        let stage = SeparatorStage(input: input as! TransformLayer<Value>, step: self, context: context)
         return (stage, stage.output)
     }
 }
@@ -16,23 +30,14 @@ struct SeparatorStep<Value: Sendable>: TransformStep {
 /// its rows (the first one between the last row above the chunk and its first row), and the bottom
 /// edge's chunk one after the list's last row.
 final class SeparatorStage<Value: Sendable>: TransformStage {
-    /// The identity of a separator: the ids of its neighbours.
-    struct Neighbours: Hashable {
-        let left: Int
-        let right: Int
-    }
-
     let input: TransformLayer<Value>
     let output = TransformLayer<Value>()
-    let separator: @Sendable (Value?, Value?) -> Value?
+    let step: SeparatorStep<Value>
     let context: TransformContext
 
-    init(
-        input: TransformLayer<Value>, separator: @escaping @Sendable (Value?, Value?) -> Value?,
-        context: TransformContext
-    ) {
+    init(input: TransformLayer<Value>, step: SeparatorStep<Value>, context: TransformContext) {
         self.input = input
-        self.separator = separator
+        self.step = step
         self.context = context
     }
 
@@ -48,83 +53,43 @@ final class SeparatorStage<Value: Sendable>: TransformStage {
         for index in recomputed {
             let lookup = separatorLookup(output.chunks[index])
             output.replace(
-                index,
-                with: separators(
-                    chunks[index], after: lastRow(before: index), isBottom: index == chunks.count - 1, lookup: lookup))
+                index, with: separators(chunks[index], after: lastRow(before: index), index: index, lookup: lookup))
         }
         return recomputed
     }
 
     func rebuild() {
-        var lookup: [Neighbours: TransformRow<Value>] = [:]
+        var lookup: [SeparatorNeighbours: TransformRow<Value>] = [:]
         for chunk in output.chunks {
             for row in chunk where row.left != TransformRow<Value>.notSeparator {
-                lookup[Neighbours(left: row.left, right: row.right)] = row
+                lookup[SeparatorNeighbours(left: row.left, right: row.right)] = row
             }
         }
         var layer = ContiguousArray<TransformChunk<Value>>()
         layer.reserveCapacity(input.chunks.count)
         var last: TransformRow<Value>?
         for (index, chunk) in input.chunks.enumerated() {
-            layer.append(separators(chunk, after: last, isBottom: index == input.chunks.count - 1, lookup: lookup))
+            layer.append(separators(chunk, after: last, index: index, lookup: lookup))
             last = chunk.last(where: { $0.value != nil }) ?? last
         }
         output.chunks = layer
     }
 
-    /// The separators of one chunk: one before each of its rows (after `last`, the last row above the
-    /// chunk, or at the top edge), and, for the bottom edge's chunk, one after the list's last row.
+    /// The separators of input chunk `index`, `rows`, after `last`, the last row above it.
     private func separators(
-        _ rows: TransformChunk<Value>, after last: TransformRow<Value>?, isBottom: Bool,
-        lookup: [Neighbours: TransformRow<Value>]
+        _ rows: TransformChunk<Value>, after last: TransformRow<Value>?, index: Int,
+        lookup: [SeparatorNeighbours: TransformRow<Value>]
     ) -> TransformChunk<Value> {
-        var made = TransformChunk<Value>()
-        made.reserveCapacity(rows.count * 2 + 1)
-        let round = context.round
-        func add(between before: TransformRow<Value>?, and after: TransformRow<Value>?, offset: Int) {
-            let key = Neighbours(left: before?.id ?? -1, right: after?.id ?? -1)
-            // A page that just arrived has no separators to reuse: no lookup at all.
-            let old = lookup.isEmpty ? nil : lookup[key]
-            if let old, before.map({ $0.round != round }) ?? true, after.map({ $0.round != round }) ?? true {
-                var kept = old
-                kept.offset = offset
-                made.append(kept)
-                return
-            }
-            made.append(
-                TransformRow(
-                    id: old?.id ?? context.makeID(), left: key.left, right: key.right, round: round, offset: offset,
-                    value: separator(before?.value, after?.value)))
-        }
-        // The row before the next one: `last` (above the chunk) until a row of the chunk takes its place.
-        var previous: Int? = nil
-        for index in rows.indices where rows[index].value != nil {
-            if let previous {
-                add(between: rows[previous], and: rows[index], offset: rows[index].offset)
-            } else if last != nil || context.top {
-                add(between: last, and: rows[index], offset: rows[index].offset)
-            }
-            if rows[index].left == TransformRow<Value>.notSeparator {
-                made.append(rows[index])
-            } else {
-                var row = rows[index]
-                row.left = TransformRow<Value>.notSeparator
-                row.right = TransformRow<Value>.notSeparator
-                made.append(row)
-            }
-            previous = index
-        }
-        if isBottom, context.bottom, let final = previous.map({ rows[$0] }) ?? last {
-            add(between: final, and: nil, offset: final.offset)
-        }
-        return made
+        let edges = SeparatorEdges(
+            top: context.top, bottom: context.bottom, isBottomChunk: index == input.chunks.count - 1)
+        return step.separators(rows, last, edges, context.round, &context.nextID, lookup)
     }
 
     /// The separators of `old`, by their neighbours.
-    private func separatorLookup(_ old: TransformChunk<Value>) -> [Neighbours: TransformRow<Value>] {
-        var lookup: [Neighbours: TransformRow<Value>] = [:]
+    private func separatorLookup(_ old: TransformChunk<Value>) -> [SeparatorNeighbours: TransformRow<Value>] {
+        var lookup: [SeparatorNeighbours: TransformRow<Value>] = [:]
         for row in old where row.left != TransformRow<Value>.notSeparator {
-            lookup[Neighbours(left: row.left, right: row.right)] = row
+            lookup[SeparatorNeighbours(left: row.left, right: row.right)] = row
         }
         return lookup
     }

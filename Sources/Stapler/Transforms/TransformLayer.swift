@@ -1,28 +1,31 @@
 /// One row of a transform's layer, with its value typed by the layer.
+@usableFromInline
 struct TransformRow<Value: Sendable>: Sendable {
     /// The row's identity: a source row keeps its id through edits and refreshes, the steps' rows keep
     /// the id of the row they come from, and a separator keeps its id while its neighbours stay.
-    var id: Int
+    @usableFromInline var id: Int
     /// For a separator, the ids of the rows before and after it (`-1` at an edge of the list);
     /// ``TransformRow/notSeparator`` for other rows.
-    var left: Int
-    var right: Int
+    @usableFromInline var left: Int
+    @usableFromInline var right: Int
     /// The round in which `value` was computed.
-    var round: Int
+    @usableFromInline var round: Int
     /// The position in its source page of the row this one comes from.
-    var offset: Int
+    @usableFromInline var offset: Int
     /// The value; `nil` for a separator that returned none (kept so it is not asked again).
-    var value: Value?
+    @usableFromInline var value: Value?
 
-    static var notSeparator: Int { -2 }
+    @inlinable static var notSeparator: Int { -2 }
 
     /// A row that is not a separator.
+    @inlinable
     init(_ value: Value?, id: Int, offset: Int, round: Int) {
         self.init(
             id: id, left: TransformRow.notSeparator, right: TransformRow.notSeparator, round: round, offset: offset,
             value: value)
     }
 
+    @inlinable
     init(id: Int, left: Int, right: Int, round: Int, offset: Int, value: Value?) {
         self.id = id
         self.left = left
@@ -34,9 +37,11 @@ struct TransformRow<Value: Sendable>: Sendable {
 }
 
 /// The rows of one source page (or edge) in one layer.
+@usableFromInline
 typealias TransformChunk<Value: Sendable> = ContiguousArray<TransformRow<Value>>
 
 /// A layer of a transformed list whatever its row type: what the transformer does to every layer alike.
+@usableFromInline
 protocol AnyTransformLayer: AnyObject {
     /// Inserts `count` empty chunks at `position`.
     func insertEmptyChunks(count: Int, at position: Int)
@@ -50,6 +55,8 @@ protocol AnyTransformLayer: AnyObject {
 final class TransformLayer<Value: Sendable>: AnyTransformLayer {
     /// The chunks, in order.
     var chunks: ContiguousArray<TransformChunk<Value>> = [[], []]
+    /// For layer 0, the source rows of a page's items.
+    var sourceRows: (@Sendable (ContiguousArray<Value>, _ round: Int, _ nextID: inout Int) -> TransformChunk<Value>)?
     /// While recording, each chunk replaced through ``replace(_:with:)``, in order, with its rows before.
     private(set) var replaced: [(index: Int, old: TransformChunk<Value>)]?
 
@@ -79,11 +86,12 @@ final class TransformLayer<Value: Sendable>: AnyTransformLayer {
 /// ends of the list were reached.
 ///
 /// Owned by one ``ListTransformer`` and used only by the thread driving it.
+@usableFromInline
 final class TransformContext {
     /// Increases with every publication; a row whose `round` equals it was computed for this one.
     var round = 1
     /// The next identity to hand out.
-    private var nextID = 0
+    var nextID = 0
     /// Whether the top and the bottom of the list were reached, as the separators last saw it.
     var top = false
     var bottom = false
@@ -97,6 +105,7 @@ final class TransformContext {
 
 /// One step of a transform, running on the chunks of its input layer and writing its output layer, with
 /// its rows' types known to it: the transformer calls it once per publication, never once per row.
+@usableFromInline
 protocol TransformStage: AnyObject {
     /// Recomputes the output chunks whose input chunks `changed` (ascending), and those a change next to
     /// them or at an edge affects.
@@ -109,6 +118,7 @@ protocol TransformStage: AnyObject {
 }
 
 /// A step of a transform as a value, typed by the rows it takes and makes; it makes its stage.
+@usableFromInline
 protocol TransformStep: Sendable {
     /// A stage running this step on `input`, which must be a layer of the rows the step takes, and the
     /// layer it writes.
