@@ -89,6 +89,7 @@ func deliveryScenarios() -> [Scenario] {
             let queue = TimedDeliveryQueue()
             let list = BoundedRowList(
                 source: boundedSource(total: items, counter: RequestCounter()), pageSize: 100, deliveringOn: queue)
+            // Written only by the delivery queue's blocks, one at a time.
             let snapshots = LatestItems()
             list.items.signal.observeValues { snapshots.items = $0 }
             let busy = loadDelivered(list, items: items, on: queue)

@@ -38,9 +38,10 @@ func feedRowCount(_ items: Int) -> Int {
     items - (items + 6) / 7 + (items + 249) / 250
 }
 
-/// Keeps every transformed snapshot an observer receives (the benchmark runs on one thread).
+/// Keeps every transformed snapshot an observer receives (one thread at a time).
 final class TransformedSnapshots<Row: Sendable>: @unchecked Sendable {
-    // Guarded by the benchmark's single thread: every notification arrives on the thread that loads.
+    // Guarded by the benchmark's single thread: every notification arrives on the thread that loads (in
+    // P9-delivery, on the delivery queue, whose blocks run one at a time).
     @exclusivity(unchecked) var kept: [TransformedItems<Row>] = []
 }
 
