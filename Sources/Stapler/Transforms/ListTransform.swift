@@ -20,26 +20,41 @@
 /// delivery scheduler, when it has one), never under a lock, and must be pure (the same input gives an
 /// equal output), since the transformed list calls it only for rows that are new or changed.
 public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
-    /// The steps, in order, with their values type-erased.
-    let steps: [TransformStep]
+    /// The steps, in order, each typed by the rows it takes and makes: the first takes `Item` rows, each
+    /// next one the rows of the one before, and the last makes `Output` rows.
+    @usableFromInline let steps: [any TransformStep]
     /// The header row of an edge state, already passed through the element steps added after it.
-    let header: (@Sendable (ListEdge) -> (any Sendable)?)?
+    @usableFromInline let header: (@Sendable (ListEdge) -> Output?)?
     /// The footer row of an edge state, already passed through the element steps added after it.
-    let footer: (@Sendable (ListEdge) -> (any Sendable)?)?
+    @usableFromInline let footer: (@Sendable (ListEdge) -> Output?)?
+    /// The step a transform without steps runs, so that its last layer is not its source layer.
+    @usableFromInline let identity: any TransformStep
+    /// The loops over source rows and over the rows the transform shows, compiled for their types.
+    @usableFromInline let sourceKernels: RowKernels<Item>
+    @usableFromInline let outputKernels: RowKernels<Output>
 
+    @usableFromInline
     init(
-        steps: [TransformStep], header: (@Sendable (ListEdge) -> (any Sendable)?)?,
-        footer: (@Sendable (ListEdge) -> (any Sendable)?)?
+        steps: [any TransformStep], header: (@Sendable (ListEdge) -> Output?)?,
+        footer: (@Sendable (ListEdge) -> Output?)?, identity: any TransformStep, sourceKernels: RowKernels<Item>,
+        outputKernels: RowKernels<Output>
     ) {
         self.steps = steps
         self.header = header
         self.footer = footer
+        self.identity = identity
+        self.sourceKernels = sourceKernels
+        self.outputKernels = outputKernels
     }
 
     /// The transform that shows every item as it is; chain operators on it:
     /// `ListTransform<Message, Message>().map { ... }`.
+    @inlinable
     public init() where Output == Item {
-        self.init(steps: [], header: nil, footer: nil)
+        let kernels = RowKernels<Item>()
+        self.init(
+            steps: [], header: nil, footer: nil, identity: ElementStep<Item, Item> { $0 }, sourceKernels: kernels,
+            outputKernels: kernels)
     }
 
     /// Shows `transform` of each row.
@@ -47,18 +62,20 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     /// - Parameter transform: Called once for each row that arrives or changes, on the delivering thread.
     /// - Returns: The transform with this step added.
     /// - Complexity: O(1) per row, when the row arrives.
+    @inlinable
     public func map<New: Sendable>(_ transform: @escaping @Sendable (Output) -> New) -> ListTransform<Item, New> {
-        adding { transform($0 as! Output) }
+        adding(ElementStep { transform($0) }, RowKernels<New>()) { transform($0) }
     }
 
     /// Shows `transform` of each row, leaving out the rows it maps to `nil`.
     ///
     /// - Parameter transform: Called once for each row that arrives or changes, on the delivering thread.
     /// - Returns: The transform with this step added.
+    @inlinable
     public func compactMap<New: Sendable>(
         _ transform: @escaping @Sendable (Output) -> New?
     ) -> ListTransform<Item, New> {
-        adding { transform($0 as! Output) }
+        adding(ElementStep(transform), RowKernels<New>(), transform)
     }
 
     /// Shows only the rows `isIncluded` accepts.
@@ -68,8 +85,9 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     ///
     /// - Parameter isIncluded: Called once for each row that arrives or changes, on the delivering thread.
     /// - Returns: The transform with this step added.
+    @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Output) -> Bool) -> ListTransform<Item, Output> {
-        adding { isIncluded($0 as! Output) ? $0 : nil }
+        adding(ElementStep { isIncluded($0) ? $0 : nil }, outputKernels) { isIncluded($0) ? $0 : nil }
     }
 
     /// Inserts the row `separator(before, after)` returns between each two neighbouring rows, and at the
@@ -90,13 +108,13 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     ///
     /// - Parameter separator: The row between `before` and `after`, or `nil` for none.
     /// - Returns: The transform with this step added.
+    @inlinable
     public func separators(
         _ separator: @escaping @Sendable (_ before: Output?, _ after: Output?) -> Output?
     ) -> ListTransform<Item, Output> {
-        let step = TransformStep.separators { before, after in
-            separator(before.map { $0 as! Output }, after.map { $0 as! Output })
-        }
-        return ListTransform<Item, Output>(steps: steps + [step], header: header, footer: footer)
+        ListTransform(
+            steps: steps + [SeparatorStep(separator)], header: header, footer: footer, identity: identity,
+            sourceKernels: sourceKernels, outputKernels: outputKernels)
     }
 
     /// Shows `header(edge)` above every row, when it is not `nil`.
@@ -107,8 +125,11 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     ///
     /// - Parameter header: The header row for the state of the list's top, or `nil` for none.
     /// - Returns: The transform with a header.
+    @inlinable
     public func header(_ header: @escaping @Sendable (ListEdge) -> Output?) -> ListTransform<Item, Output> {
-        ListTransform(steps: steps, header: { header($0) }, footer: footer)
+        ListTransform(
+            steps: steps, header: header, footer: footer, identity: identity, sourceKernels: sourceKernels,
+            outputKernels: outputKernels)
     }
 
     /// Shows `footer(edge)` below every row, when it is not `nil`.
@@ -120,23 +141,25 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     ///
     /// - Parameter footer: The footer row for the state of the list's bottom, or `nil` for none.
     /// - Returns: The transform with a footer.
+    @inlinable
     public func footer(_ footer: @escaping @Sendable (ListEdge) -> Output?) -> ListTransform<Item, Output> {
-        ListTransform(steps: steps, header: header, footer: { footer($0) })
+        ListTransform(
+            steps: steps, header: header, footer: footer, identity: identity, sourceKernels: sourceKernels,
+            outputKernels: outputKernels)
     }
 
-    /// This transform followed by an element step; consecutive element steps run as one.
-    private func adding<New: Sendable>(
-        _ element: @escaping @Sendable (any Sendable) -> (any Sendable)?
+    /// This transform followed by `step`, which shows `element` of each row (`kernels` are the loops over
+    /// its rows); the header and the footer go through `element` too.
+    @inlinable
+    func adding<New: Sendable>(
+        _ step: ElementStep<Output, New>, _ kernels: RowKernels<New>,
+        _ element: @escaping @Sendable (Output) -> New?
     ) -> ListTransform<Item, New> {
-        var steps = steps
-        if case .element(let first)? = steps.last {
-            steps[steps.count - 1] = .element { first($0).flatMap(element) }
-        } else {
-            steps.append(.element(element))
-        }
         let header = header.map { header in { @Sendable edge in header(edge).flatMap(element) } }
         let footer = footer.map { footer in { @Sendable edge in footer(edge).flatMap(element) } }
-        return ListTransform<Item, New>(steps: steps, header: header, footer: footer)
+        return ListTransform<Item, New>(
+            steps: steps + [step], header: header, footer: footer, identity: identity, sourceKernels: sourceKernels,
+            outputKernels: kernels)
     }
 }
 
@@ -171,12 +194,4 @@ public struct ListEdge: Sendable, Hashable {
         self.status = status
         self.isListEmpty = isListEmpty
     }
-}
-
-/// One step of a transform, its values type-erased.
-enum TransformStep: Sendable {
-    /// Maps one row to one row or to none (map, compactMap, filter, fused when consecutive).
-    case element(@Sendable (any Sendable) -> (any Sendable)?)
-    /// Inserts a row between two neighbours (`nil` at an edge of the list).
-    case separators(@Sendable ((any Sendable)?, (any Sendable)?) -> (any Sendable)?)
 }

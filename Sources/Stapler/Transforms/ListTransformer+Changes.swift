@@ -16,16 +16,16 @@ struct ChangeSegments {
 
     var isEmpty: Bool { old.isEmpty && new.isEmpty }
 
-    /// Adds the rows of a chunk before (from index `oldStart`) and after (from `newStart`).
+    /// Adds the rows of a chunk before (from index `oldStart`) and after (from `newStart`), by their keys.
     mutating func add<Old: Sequence, New: Sequence>(old rows: Old, at oldStart: Int, new newRows: New, at newStart: Int)
-    where Old.Element == TransformRow, New.Element == TransformRow {
+    where Old.Element == RowKey, New.Element == RowKey {
         var index = oldStart
-        for row in rows where row.value != nil {
+        for row in rows {
             old.append((row.id, index))
             index += 1
         }
         index = newStart
-        for row in newRows where row.value != nil {
+        for row in newRows {
             new.append((row.id, index, row.round))
             index += 1
         }

@@ -31,41 +31,46 @@ extension ListTransformer {
     /// applied to their chunks only. Anything else maps the identities of the whole list through the
     /// change and rebuilds the chunks.
     func updateSource<Item: Sendable>(_ input: TransformInput<Item>) -> SourcePlan {
+        // Layer 0 holds the rows of the paginator's items: `Item` rows.
+        let layer = layers[0] as! TransformLayer<Item>
         let (previous, items) = (input.previous, input.items)
         let (old, new) = (previous.pageCount, items.pageCount)
         let tracked = (source as? PagedItems<Item>) ?? PagedItems()
         if input.change == nil && items.isIdentical(to: tracked) { return .chunks(.same, changed: []) }
-        guard layers[0].count == old + 2, tracked.isIdentical(to: previous) else {
-            return rebuildSource(items, mapping: nil)
+        guard layer.chunks.count == old + 2, tracked.isIdentical(to: previous) else {
+            return rebuildSource(items, in: layer, mapping: nil)
         }
         guard let change = input.change else {
-            return items.isIdentical(to: previous) ? .chunks(.same, changed: []) : rebuildSource(items, mapping: nil)
+            return items.isIdentical(to: previous)
+                ? .chunks(.same, changed: []) : rebuildSource(items, in: layer, mapping: nil)
         }
         switch change {
         case .appended(let rows) where new > old && rows.lowerBound == previous.count:
             guard (old..<new).reduce(0, { $0 + items.page(at: $1).items.count }) == rows.count else { break }
-            let chunks = (old..<new).map { freshChunk(items.page(at: $0).items) }
-            insertChunks(chunks, at: old + 1)
+            let chunks = (old..<new).map { freshChunk(items.page(at: $0).items, in: layer) }
+            insertChunks(chunks, into: layer, at: old + 1)
             return .chunks(.appended(position: old + 1, count: new - old), changed: Array(old + 1...new))
         case .inserted(let rows) where new > old && rows.lowerBound == 0:
             let added = new - old
             guard (0..<added).reduce(0, { $0 + items.page(at: $1).items.count }) == rows.count else { break }
-            insertChunks((0..<added).map { freshChunk(items.page(at: $0).items) }, at: 1)
+            insertChunks((0..<added).map { freshChunk(items.page(at: $0).items, in: layer) }, into: layer, at: 1)
             return .chunks(.prepended(count: added), changed: Array(1...added))
         case .inserted(let rows) where new == old && !rows.isEmpty:
             let (page, pageItems, start) = items.locate(item: rows.lowerBound)
-            var chunk = layers[0][page + 1]
+            var chunk = layer.chunks[page + 1]
             guard rows.upperBound <= start + pageItems.count, chunk.count + rows.count == pageItems.count else { break }
-            let fresh = rows.map { TransformRow(fresh: pageItems[$0 - start], id: makeID(), offset: 0, round: round) }
+            let fresh = rows.map {
+                TransformRow(pageItems[$0 - start], id: context.makeID(), offset: 0, round: context.round)
+            }
             chunk.insert(contentsOf: fresh, at: rows.lowerBound - start)
-            layers[0][page + 1] = renumbered(chunk)
+            layer.chunks[page + 1] = renumbered(chunk)
             return .chunks(.same, changed: [page + 1])
         case .removed(let rows) where new == old && !rows.isEmpty:
             let (page, pageItems, start) = previous.locate(item: rows.lowerBound)
             guard rows.upperBound <= start + pageItems.count else { break }
-            var chunk = layers[0][page + 1]
+            var chunk = layer.chunks[page + 1]
             chunk.removeSubrange(rows.lowerBound - start..<rows.upperBound - start)
-            layers[0][page + 1] = renumbered(chunk)
+            layer.chunks[page + 1] = renumbered(chunk)
             return .chunks(.same, changed: [page + 1])
         case .updated(let rows) where new == old && !rows.isEmpty:
             var changed: [Int] = []
@@ -74,8 +79,8 @@ extension ListTransformer {
                 let (page, pageItems, start) = items.locate(item: index)
                 let end = min(rows.upperBound, start + pageItems.count)
                 for row in index..<end {
-                    layers[0][page + 1][row - start].value = pageItems[row - start]
-                    layers[0][page + 1][row - start].round = round
+                    layer.chunks[page + 1][row - start].value = pageItems[row - start]
+                    layer.chunks[page + 1][row - start].round = context.round
                 }
                 changed.append(page + 1)
                 index = end
@@ -84,13 +89,16 @@ extension ListTransformer {
         default:
             break
         }
-        return rebuildSource(items, mapping: change)
+        return rebuildSource(items, in: layer, mapping: change)
     }
 
     /// Rebuilds layer 0 for `items`, keeping the identity of each row `change` says was kept.
-    private func rebuildSource<Item: Sendable>(_ items: PagedItems<Item>, mapping change: ItemsChange?) -> SourcePlan {
+    private func rebuildSource<Item: Sendable>(
+        _ items: PagedItems<Item>, in source: TransformLayer<Item>, mapping change: ItemsChange?
+    ) -> SourcePlan {
+        let round = context.round
         var oldIDs: [Int] = []
-        for chunk in layers[0] { oldIDs.append(contentsOf: chunk.lazy.map(\.id)) }
+        for chunk in source.chunks { oldIDs.append(contentsOf: chunk.lazy.map(\.id)) }
         var ids: [Int?]? = nil
         var changed = Set<Int>()
         switch change {
@@ -114,23 +122,23 @@ extension ListTransformer {
             ids = nil
         }
         if let mapped = ids, mapped.count != items.count { ids = nil }
-        var layer = ContiguousArray<TransformChunk>([[]])
+        var layer = ContiguousArray<TransformChunk<Item>>([[]])
         var index = 0
         for page in 0..<items.pageCount {
-            var chunk = TransformChunk()
+            var chunk = TransformChunk<Item>()
             for (offset, item) in items.page(at: page).items.enumerated() {
                 if let id = ids?[index] ?? nil {
-                    let round = changed.contains(index) ? round : 0
-                    chunk.append(TransformRow(fresh: item, id: id, offset: offset, round: round))
+                    let kept = changed.contains(index) ? round : 0
+                    chunk.append(TransformRow(item, id: id, offset: offset, round: kept))
                 } else {
-                    chunk.append(TransformRow(fresh: item, id: makeID(), offset: offset, round: round))
+                    chunk.append(TransformRow(item, id: context.makeID(), offset: offset, round: round))
                 }
                 index += 1
             }
             layer.append(chunk)
         }
         layer.append([])
-        layers[0] = layer
+        source.chunks = layer
         return .rebuild(reload: ids == nil)
     }
 
@@ -152,36 +160,26 @@ extension ListTransformer {
     }
 
     /// A chunk of new source rows.
-    private func freshChunk<Item: Sendable>(_ items: ContiguousArray<Item>) -> TransformChunk {
-        var chunk = TransformChunk()
-        chunk.reserveCapacity(items.count)
-        for (offset, item) in items.enumerated() {
-            chunk.append(TransformRow(fresh: item, id: makeID(), offset: offset, round: round))
-        }
-        return chunk
+    private func freshChunk<Item: Sendable>(
+        _ items: ContiguousArray<Item>, in layer: TransformLayer<Item>
+    ) -> TransformChunk<Item> {
+        // Layer 0 always has its kernel: the transformer sets it when it makes the layer.
+        layer.sourceRows.map { $0(items, context.round, &context.nextID) } ?? []
     }
 
     /// `chunk` with each row's offset set to its position.
-    private func renumbered(_ chunk: TransformChunk) -> TransformChunk {
+    private func renumbered<Item>(_ chunk: TransformChunk<Item>) -> TransformChunk<Item> {
         var chunk = chunk
         for index in chunk.indices { chunk[index].offset = index }
         return chunk
     }
 
-    /// Inserts `chunks` into layer 0 at `position`, and as many empty chunks into every other layer.
-    private func insertChunks(_ chunks: [TransformChunk], at position: Int) {
-        layers[0].insert(contentsOf: chunks, at: position)
-        for layer in layers.indices.dropFirst() {
-            layers[layer].insert(contentsOf: repeatElement([], count: chunks.count), at: position)
-        }
-    }
-}
-
-extension TransformRow {
-    /// A source row.
-    init(fresh value: any Sendable, id: Int, offset: Int, round: Int) {
-        self.init(
-            id: id, left: TransformRow.notSeparator, right: TransformRow.notSeparator, round: round,
-            offset: offset, value: value)
+    /// Inserts `chunks` into layer 0 (`source`) at `position`, and as many empty chunks into every other
+    /// layer.
+    private func insertChunks<Item>(
+        _ chunks: [TransformChunk<Item>], into source: TransformLayer<Item>, at position: Int
+    ) {
+        source.chunks.insert(contentsOf: chunks, at: position)
+        for layer in layers.dropFirst() { layer.insertEmptyChunks(count: chunks.count, at: position) }
     }
 }

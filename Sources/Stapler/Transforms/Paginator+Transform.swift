@@ -101,6 +101,7 @@ extension Paginator {
     ///
     /// - Parameter build: Chains the steps onto `ListTransform<Item, Item>()`.
     /// - Returns: The view; see ``transformed(by:)``.
+    @inlinable
     public func transformed<Output: Sendable>(
         _ build: (ListTransform<Item, Item>) -> ListTransform<Item, Output>
     ) -> TransformedList<Output> {

@@ -149,9 +149,16 @@ extension TransformedItems: CustomStringConvertible {
 }
 
 /// A row of a transformed page and the position in its source page of the row it comes from.
+@usableFromInline
 struct TransformedSlot<Output: Sendable>: Sendable {
-    let value: Output
-    let offset: Int
+    @usableFromInline let value: Output
+    @usableFromInline let offset: Int
+
+    @inlinable
+    init(value: Output, offset: Int) {
+        self.value = value
+        self.offset = offset
+    }
 }
 
 /// Where each page of a paginator's snapshot starts, whatever its item type.
