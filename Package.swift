@@ -13,16 +13,16 @@ let librarySettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Stapler",
-    // `Duration` sets the floor. `Synchronization` is imported in three places, each where a benchmark
-    // shows an atomic pays: the paging gate (Sources/Stapler/Engine/PagingGate.swift; P2/P3: about 40 ns
-    // and 290 instructions per no-op call through the engine's lock, under 1 ns and 8 instructions through
-    // the atomic), the flag disposable of a constant producer's run
-    // (Sources/Reactive/Disposables/FlagDisposable.swift; R6: 4,010 instructions and 3 allocations per
-    // action execution, against 4,719 and 4 with a locked disposable), and the version of a derived
-    // signal's observer list (Sources/Reactive/Core/SoleRecipient.swift; R3: 441 instructions and 39 ns
-    // per value through `map`, `filter`, `map`, against 637 and 61 with a lock round trip per link). On
-    // Apple systems below macOS 15 / iOS 18 all three fall back to a lock at run time, so the floor stays
-    // here.
+    // `Duration` sets the floor. `Synchronization` is imported in one place, `AtomicWord`
+    // (Sources/Reactive/Machinery/AtomicWord.swift), used where a benchmark shows an atomic pays: the
+    // paging gate (Sources/Stapler/Engine/PagingGate.swift; P2/P3: about 40 ns and 290 instructions per
+    // no-op call through the engine's lock, under 1 ns and 8 instructions through the atomic), the flag
+    // disposable of a constant producer's run (R6: 4,010 instructions and 3 allocations per action
+    // execution, against 4,719 and 4 with a locked disposable), and the version of a derived signal's
+    // observer list (`SoleRecipient`; R3: 441 instructions and 39 ns per value through `map`, `filter`,
+    // `map`, against 637 and 61 with a lock round trip per link). On Apple systems below macOS 15 / iOS 18
+    // each word falls back to a lock at run time, so the floor stays here; `-D STAPLER_ATOMICS_FALLBACK`
+    // forces that fallback anywhere, and CI runs the whole suite so.
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "Reactive", targets: ["Reactive"]),

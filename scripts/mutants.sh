@@ -52,6 +52,8 @@ apply_mutant() {
     python3 - "$@" <<'EOF'
 import os, sys
 path = sys.argv[1]
+if not os.path.isfile(path):
+    sys.exit(1)
 text = open(path).read()
 # `\n` in either stands for a line break, so that a mutant can name a line by the one before it.
 find, replace = (os.environ[name].replace("\\n", "\n") for name in ("FIND", "REPLACE"))
