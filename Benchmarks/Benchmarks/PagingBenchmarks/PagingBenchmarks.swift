@@ -2,7 +2,7 @@ import Benchmark
 import BenchmarkSupport
 import Scenarios
 
-// P1-P6: see Sources/Scenarios/PagingScenarios.swift and README.md; P7 (a bounded list scrolled end to end
+// P1-P5 and D1: see Sources/Scenarios/PagingScenarios.swift and README.md; P7 (a bounded list scrolled end to end
 // and back), P8 (saving and restoring a list) and P9 (a transformed list) are in this target's own files.
 let benchmarks: @Sendable () -> Void = {
     register(pagingScenarios())
