@@ -83,8 +83,8 @@ extension PagingEngine {
     /// - Returns: What the edit did, or `nil` when the items changed since (plan it again).
     @inlinable
     func apply(_ kind: Machine.Edit.Kind, expected items: PagedItems<Item>) -> EditOutcome? {
-        var identity: AnyHashable?
-        var rowIdentities: [AnyHashable]?
+        var identity: ItemIdentity?
+        var rowIdentities: [ItemIdentity]?
         if let identities {
             switch kind {
             case .insert(let item, _), .replace(_, let item): identity = identities.erased(item)

@@ -63,7 +63,7 @@ extension PagingMachine {
     /// Applies a page of the refresh in flight: the new list, or one more page of a refresh of several.
     @inlinable
     mutating func applyRefreshPage(
-        _ page: Page<Item, Key, Metadata>, identities: [AnyHashable]?, of load: Load, _ effects: inout Effects
+        _ page: Page<Item, Key, Metadata>, identities: [ItemIdentity]?, of load: Load, _ effects: inout Effects
     ) {
         let request = load.request
         let used = progress?.usedKeys ?? []
