@@ -111,7 +111,9 @@ extension ItemsAnchor {
     ///
     /// - Complexity: O(old + new), plus one identity per item.
     @inlinable
-    init<Item, ID: Hashable>(from row: Int, in old: PagedItems<Item>, to new: PagedItems<Item>, by identity: (Item) -> ID) {
+    init<Item, ID: Hashable>(
+        from row: Int, in old: PagedItems<Item>, to new: PagedItems<Item>, by identity: (Item) -> ID
+    ) {
         var positions: [ID: Int] = [:]
         positions.reserveCapacity(new.count)
         for (index, item) in new.enumerated() {

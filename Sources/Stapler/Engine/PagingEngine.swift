@@ -99,8 +99,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     ///   - pageSize: The page size of every request.
     ///   - query: The query of the first generation.
     ///   - initialKey: The key the list opens at; the source's first key when `nil`.
-    ///   - identity: Deduplicates items by this identity when given, and compares the lists of a refresh
-    ///     by it.
+    ///   - identities: Deduplicates items by these identities when given, and compares the lists of a
+    ///     refresh by them.
     ///   - deliveryScheduler: When set, publications and first-page outcomes run on it, in order,
     ///     instead of on the thread that caused them.
     ///   - policy: The timeout, no-progress and retry policies.
