@@ -109,6 +109,10 @@ extension PagingMachine {
     mutating func commitList(_ pages: [FreshPage], anchor: Int?, openingPage: Int = 0, _ effects: inout Effects) {
         let previous = snapshot.items
         loadedIdentities = []
+        if pages[0].identities != nil {
+            // One table for the generation's rows, not one regrown (and rehashed) as it fills.
+            loadedIdentities.reserveCapacity(pages.reduce(0) { $0 + $1.page.items.count })
+        }
         localIdentities = []
         catchUp = nil
         removedByEdits = []
