@@ -71,7 +71,7 @@ extension Paginator {
         guard maxPages >= 1 else {
             fatalError("Paginator.catchUp(at:maxPages:): maxPages must be at least 1, got \(maxPages)")
         }
-        guard engine.identity != nil else {
+        guard engine.identities != nil else {
             fatalError("Paginator.catchUp(at:maxPages:) merges by identity: create the paginator with a deduplication")
         }
         var reason: IgnoredReason?

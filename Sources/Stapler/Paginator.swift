@@ -187,7 +187,7 @@ public final class Paginator<
         }
         engine = PagingEngine(
             source: source, pageSize: pageSize, query: query, initialKey: initialKey,
-            identity: deduplication?.identify, deliveryScheduler: scheduler, policy: policy, bound: bound,
+            identities: deduplication?.identities, deliveryScheduler: scheduler, policy: policy, bound: bound,
             queryCache: queryCache, placeholders: placeholders, jump: jump)
     }
 

@@ -2,13 +2,14 @@ import CHeapStats
 import Reactive
 import Stapler
 
-// P1-P3: the paging engine under load, through the `Stapler` facade and the `Paginator` (P4-P6, the
-// two-ended list, prepends, edits and a keyed refresh, are in TwoEndedScenarios.swift).
+// P1-P3: the paging engine under load, through the `Stapler` facade and the `Paginator` (P4-P5 and D1, the
+// two-ended list: prepends, edits and a keyed refresh, are in TwoEndedScenarios.swift and
+// KeyedRefreshScenarios.swift).
 //
 // Sources are synchronous (a `SignalProducer(value:)` per page) or never answer (a page in flight), so
 // what is measured is the engine, not a network. `size` is what the issue sets; the smoke run passes less.
 
-/// P1 at each N with its floor, P2 with its lock reference, P3, then P4-P6.
+/// P1 at each N with its floor, P2 with its lock reference, P3, then P4, P5 and D1.
 public func pagingScenarios() -> [Scenario] {
     [100_000, 200_000, 400_000, 1_000_000].flatMap(p1) + p2() + p3() + twoEndedScenarios()
 }

@@ -1,18 +1,18 @@
 import Reactive
 import Stapler
 
-// P4-P6: the two-ended list of the paging engine, through the `Paginator` and an offset source.
+// P4-P5: the two-ended list of the paging engine, through the `Paginator` and an offset source.
 //
 // P4 prepends a long list page by page (with its append twin as the reference), P5 edits one row of a
-// long list over and over, P6 refreshes a keyed list whose rows moved, changed, left and arrived. Every
+// long list over and over (D1, a keyed refresh, is in KeyedRefreshScenarios.swift). Every
 // source answers synchronously, so what is measured is the engine and its storage.
 
-/// The paginator of every P4-P6 scenario: rows, offsets, the response as metadata, no query, no error.
+/// The paginator of every P4, P5 and D1 scenario: rows, offsets, the response as metadata, no query, no error.
 typealias RowList = Paginator<Row, Int, Void, RowsResponse, Never>
 
-/// P4 at N = 100k and 1M, P5 and P6, each with its reference.
+/// P4 at N = 100k and 1M, P5, and D1 at 1,000 and 10,000 rows, each with its reference.
 func twoEndedScenarios() -> [Scenario] {
-    [100_000, 1_000_000].flatMap(p4) + p5() + p6()
+    [100_000, 1_000_000].flatMap(p4) + p5() + [1_000, 10_000].flatMap(d1)
 }
 
 /// A paginator over `total` rows in pages of 100, from a synchronous offset source.
@@ -163,154 +163,4 @@ private func p5() -> [Scenario] {
             meter.record(keeper.peakHeap * 100 / (rows * MemoryLayout<Row>.stride))
         },
     ]
-}
-
-// MARK: - P6: a keyed refresh
-
-/// A server whose rows the benchmark replaces between two generations.
-final class RowServer: @unchecked Sendable {
-    // Guarded by the benchmark's single thread: the source is synchronous.
-    @exclusivity(unchecked) var rows: [Row]
-
-    init(rows: [Row]) {
-        self.rows = rows
-    }
-
-    /// The rows `offset..<offset + size` of the current generation, with its total.
-    func page(offset: Int, size: Int) -> SignalProducer<RowsResponse, Never> {
-        let end = min(offset + size, rows.count)
-        let items = offset < end ? Array(rows[offset..<end]) : []
-        return SignalProducer(value: RowsResponse(items: items, total: rows.count))
-    }
-}
-
-/// The latest items change an observer of `updates` heard.
-final class PublishedChange: @unchecked Sendable {
-    // Guarded by the benchmark's single thread: the source is synchronous.
-    @exclusivity(unchecked) var change: ItemsChange?
-}
-
-/// The rows of P6's second generation: the first's shuffled, with a twentieth of them removed, as many
-/// new ids added at random places, and a twentieth of the kept ones changed (a new score).
-func refreshedRows(_ rows: [Row]) -> [Row] {
-    var generator = SeededGenerator(state: 0xD1FF)
-    var refreshed = rows
-    refreshed.shuffle(using: &generator)
-    let share = rows.count / 20
-    refreshed.removeLast(share)
-    for index in 0..<share {
-        refreshed[index * 19] = Row(id: refreshed[index * 19].id, score: -1)
-    }
-    for added in 0..<share {
-        let row = Row(id: rows.count + added, score: Double(rows.count + added))
-        refreshed.insert(row, at: Int.random(in: 0...refreshed.count, using: &generator))
-    }
-    return refreshed
-}
-
-/// P6: `refresh(.reloadAll)` of an R-row list deduplicated by `id` (R = 10,000, pages of 100), whose
-/// second generation holds the same ids shuffled, a twentieth removed, as many added and a twentieth
-/// changed (``refreshedRows(_:)``); the refresh reloads every page and publishes one
-/// `.difference(ItemsDifference)`, computed on the delivering thread (this one).
-///
-/// **P6-reference** does the same reload without deduplication: no identities, no difference
-/// (`.reloaded`). The difference between the two is what the keyed refresh adds. **P6-floor** computes
-/// the same difference's counts on two arrays with typed ids (``typedDifferenceCounts(from:to:)``): what
-/// the difference costs without `AnyHashable`.
-private func p6() -> [Scenario] {
-    /// Loads the first generation (unmeasured), then measures the reload of the second.
-    func reload(_ rows: Int, deduplicates: Bool, meter: Meter) -> ItemsChange? {
-        let first = (0..<rows).map { Row(id: $0, score: Double($0)) }
-        let server = RowServer(rows: first)
-        let list = RowList(
-            source: .offset { offset, size, _ in server.page(offset: offset, size: size) }, pageSize: 100,
-            deduplication: deduplicates ? .by(\.id) : nil)
-        list.refresh()
-        for _ in 1..<(rows + 99) / 100 {
-            list.loadNextPage()
-        }
-        check(list.items.value.count == rows, "P6 loaded \(list.items.value.count) of \(rows)")
-        server.rows = refreshedRows(first)
-        let published = PublishedChange()
-        list.updates.observeValues { published.change = $0.change }
-        meter.start()
-        list.refresh(.reloadAll)
-        meter.stop()
-        check(Array(list.items.value) == server.rows, "P6's list is not the second generation")
-        return published.change
-    }
-    return [
-        Scenario("P6-keyed-refresh", size: 10_000) { rows, meter in
-            let change = reload(rows, deduplicates: true, meter: meter)
-            guard case .difference(let difference) = change else {
-                return check(false, "P6 published \(String(describing: change))")
-            }
-            let share = rows / 20
-            check(
-                difference.removals.count == share && difference.insertions.count == share
-                    && difference.updates.count == share,
-                "P6's difference is \(difference.operationCount) operations")
-        },
-        Scenario("P6-reference", size: 10_000) { rows, meter in
-            let change = reload(rows, deduplicates: false, meter: meter)
-            check(change == .reloaded, "P6's reference published \(String(describing: change))")
-        },
-        Scenario("P6-floor", size: 10_000) { rows, meter in
-            let first = (0..<rows).map { Row(id: $0, score: Double($0)) }
-            let second = refreshedRows(first)
-            meter.start()
-            let counts = typedDifferenceCounts(from: first, to: second)
-            meter.stop()
-            let share = rows / 20
-            check(
-                counts.removals == share && counts.insertions == share && counts.updates == share,
-                "P6's floor counted \(counts)")
-        },
-    ]
-}
-
-/// P6's floor: the same keyed difference as `ItemsDifference` (match by id in order, the longest
-/// increasing run of old indices stays, every other match moves, a match with other content updates),
-/// with typed `Int` ids and no `AnyHashable`, on two arrays.
-///
-/// - Returns: How many removals, insertions, moves and updates the difference has.
-func typedDifferenceCounts(
-    from old: [Row], to new: [Row]
-) -> (removals: Int, insertions: Int, moves: Int, updates: Int) {
-    // The first old index of each id; repeats chained through `nextSame`.
-    var first: [Int: Int] = [:]
-    first.reserveCapacity(old.count)
-    var nextSame = [Int](repeating: -1, count: old.count)
-    for index in old.indices.reversed() {
-        if let later = first.updateValue(index, forKey: old[index].id) { nextSame[index] = later }
-    }
-    var oldIndexOfNew = [Int](repeating: -1, count: new.count)
-    var matched = 0
-    for index in new.indices {
-        if let candidate = first[new[index].id] {
-            oldIndexOfNew[index] = candidate
-            matched += 1
-            if nextSame[candidate] >= 0 {
-                first[new[index].id] = nextSame[candidate]
-            } else {
-                first[new[index].id] = nil
-            }
-        }
-    }
-    // The longest strictly increasing run of old indices (patience sorting): its length is what stays.
-    var tails: [Int] = []
-    for oldIndex in oldIndexOfNew where oldIndex >= 0 {
-        var low = 0
-        var high = tails.count
-        while low < high {
-            let middle = (low + high) / 2
-            if tails[middle] < oldIndex { low = middle + 1 } else { high = middle }
-        }
-        if low == tails.count { tails.append(oldIndex) } else { tails[low] = oldIndex }
-    }
-    var updates = 0
-    for (index, oldIndex) in oldIndexOfNew.enumerated() where oldIndex >= 0 && old[oldIndex] != new[index] {
-        updates += 1
-    }
-    return (old.count - matched, new.count - matched, matched - tails.count, updates)
 }

@@ -7,34 +7,44 @@ extension ItemsDifference {
     /// `==` when the items are `Equatable`; always assumed otherwise) is an update. Applying the result
     /// to `old` yields `new`.
     ///
-    /// - Complexity: O((old + new) log (old + new)) integer work, plus one identity per item.
-    @usableFromInline
-    init<Item>(from old: PagedItems<Item>, to new: PagedItems<Item>, by identity: (Item) -> AnyHashable) {
+    /// Identities are hashed as their own type `ID`: inlined into a caller that knows `ID` (the closures
+    /// of ``ItemIdentities``), the table of old rows is a `[ID: Int]` specialised for it.
+    ///
+    /// - Complexity: O((old + new) log (old + new)) integer work, plus one identity per item; one table
+    ///   of the old rows' identities and a few integer arrays, whatever the edits.
+    @inlinable
+    init<Item, ID: Hashable>(from old: PagedItems<Item>, to new: PagedItems<Item>, by identity: (Item) -> ID) {
         let oldItems = Array(old)
         let newItems = Array(new)
-        // The old rows of each identity, in order: the first in `unmatched`, each next one in `following`.
-        var unmatched: [AnyHashable: Int] = [:]
+        // The old rows of each identity, in order: the first in `unmatched`, each next one in `following`
+        // (filled from the end, so the first row of an identity is the one the table keeps).
+        var unmatched: [ID: Int] = [:]
         unmatched.reserveCapacity(oldItems.count)
         var following = [Int](repeating: -1, count: oldItems.count)
-        var last: [AnyHashable: Int] = [:]
-        for (index, item) in oldItems.enumerated() {
-            let id = identity(item)
-            if let previous = last.updateValue(index, forKey: id) {
-                following[previous] = index
-            } else {
-                unmatched[id] = index
+        var index = oldItems.count
+        while index > 0 {
+            index -= 1
+            if let later = unmatched.updateValue(index, forKey: identity(oldItems[index])) {
+                following[index] = later
             }
         }
         var oldIndexOfNew = [Int](repeating: -1, count: newItems.count)
         var matched = [Bool](repeating: false, count: oldItems.count)
-        for (index, item) in newItems.enumerated() {
-            let id = identity(item)
+        for index in newItems.indices {
+            let id = identity(newItems[index])
             guard let candidate = unmatched[id] else { continue }
             oldIndexOfNew[index] = candidate
             matched[candidate] = true
             let next = following[candidate]
             if next >= 0 { unmatched[id] = next } else { unmatched[id] = nil }
         }
+        self.init(matching: oldItems, to: newItems, oldIndexOfNew: oldIndexOfNew, matched: matched)
+    }
+
+    /// The difference of two lists whose rows are matched: `oldIndexOfNew[i]` is the old row of new row
+    /// `i` (-1 for an inserted row), `matched[j]` whether old row `j` has a new row.
+    @usableFromInline
+    init<Item>(matching oldItems: [Item], to newItems: [Item], oldIndexOfNew: [Int], matched: [Bool]) {
         let compare = Self.contentComparison(of: Item.self)
         let staying = Self.longestIncreasingRun(oldIndexOfNew)
         var insertions: [Int] = []
@@ -97,12 +107,18 @@ extension ItemsAnchor {
     /// Where row `row` of `old` went in `new`: the new index of that item, or of the first item after
     /// it that `new` still holds (the last row of `new` if none).
     ///
+    /// Identities are hashed as their own type `ID`, as in the keyed difference.
+    ///
     /// - Complexity: O(old + new), plus one identity per item.
-    @usableFromInline
-    init<Item>(from row: Int, in old: PagedItems<Item>, to new: PagedItems<Item>, by identity: (Item) -> AnyHashable) {
-        var positions: [AnyHashable: Int] = [:]
-        for (index, item) in new.enumerated() where positions[identity(item)] == nil {
-            positions[identity(item)] = index
+    @inlinable
+    init<Item, ID: Hashable>(
+        from row: Int, in old: PagedItems<Item>, to new: PagedItems<Item>, by identity: (Item) -> ID
+    ) {
+        var positions: [ID: Int] = [:]
+        positions.reserveCapacity(new.count)
+        for (index, item) in new.enumerated() {
+            let id = identity(item)
+            if positions[id] == nil { positions[id] = index }
         }
         var target = max(0, new.count - 1)
         var index = row

@@ -57,7 +57,7 @@ extension PagingEngine {
         // identity is computed with no lock held (it is user code).
         let after = row == seenItems.count
         let anchor = after ? row - 1 : row
-        let anchorIdentity = anchor >= 0 ? identity.map { identify in identify(seenItems[anchor]) } : nil
+        let anchorIdentity = anchor >= 0 ? identities.map { $0.erased(seenItems[anchor]) } : nil
         while true {
             let (items, place) = state.withLock { state -> (PagedItems<Item>, PublishedChanges.Place) in
                 // An insertion into a list that showed no rows goes at the top of the list as it is.
@@ -83,12 +83,12 @@ extension PagingEngine {
     /// - Returns: What the edit did, or `nil` when the items changed since (plan it again).
     @inlinable
     func apply(_ kind: Machine.Edit.Kind, expected items: PagedItems<Item>) -> EditOutcome? {
-        var identity: AnyHashable?
-        var rowIdentities: [AnyHashable]?
-        if let identify = self.identity {
+        var identity: ItemIdentity?
+        var rowIdentities: [ItemIdentity]?
+        if let identities {
             switch kind {
-            case .insert(let item, _), .replace(_, let item): identity = identify(item)
-            case .insertRows(let rows, _): rowIdentities = rows.map(identify)
+            case .insert(let item, _), .replace(_, let item): identity = identities.erased(item)
+            case .insertRows(let rows, _): rowIdentities = identities.erasedIdentities(rows)
             case .remove: break
             }
         }

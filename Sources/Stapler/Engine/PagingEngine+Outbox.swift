@@ -174,7 +174,7 @@ extension PagingEngine {
                     swap(&notifications, &box.spareNotifications)
                     return .done
                 case .publication(let next)?:
-                    if identity != nil,
+                    if identities != nil,
                         next.publication.anchorRow != nil
                             || (next.publication.itemsChange == .reloaded
                                 && !next.publication.previousItems.isEmpty)
@@ -188,14 +188,14 @@ extension PagingEngine {
                     return .report(report)
                 }
             }
-            if case .compare(let next) = step, let identity {
+            if case .compare(let next) = step, let identities {
                 // The flusher's own until it is staged: changed in place with no lock held.
                 let (old, new) = (next.publication.previousItems, next.publication.snapshot.items)
                 if !old.isEmpty {
-                    next.publication.itemsChange = .difference(ItemsDifference(from: old, to: new, by: identity))
+                    next.publication.itemsChange = .difference(identities.difference(old, new))
                 }
                 if let row = next.publication.anchorRow {
-                    next.publication.anchor = ItemsAnchor(from: row, in: old, to: new, by: identity)
+                    next.publication.anchor = identities.anchor(row, old, new)
                 }
                 retired = outbox.withLock { box in
                     defer {

@@ -47,8 +47,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @usableFromInline let outbox: LockedState<Outbox>
 
     @usableFromInline let source: PageSource<Item, Key, Query, Metadata, Failure>
-    /// The identity items are deduplicated by, if any.
-    @usableFromInline let identity: (@Sendable (Item) -> AnyHashable)?
+    /// The identities items are deduplicated by, if any, typed (see ``ItemIdentities``).
+    @usableFromInline let identities: ItemIdentities<Item>?
     /// The timeout, no-progress and retry policies.
     @usableFromInline let policy: PagingPolicy
     @usableFromInline let deliveryScheduler: (any Scheduler)?
@@ -99,8 +99,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     ///   - pageSize: The page size of every request.
     ///   - query: The query of the first generation.
     ///   - initialKey: The key the list opens at; the source's first key when `nil`.
-    ///   - identity: Deduplicates items by this identity when given, and compares the lists of a refresh
-    ///     by it.
+    ///   - identities: Deduplicates items by these identities when given, and compares the lists of a
+    ///     refresh by them.
     ///   - deliveryScheduler: When set, publications and first-page outcomes run on it, in order,
     ///     instead of on the thread that caused them.
     ///   - policy: The timeout, no-progress and retry policies.
@@ -113,7 +113,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         pageSize: Int,
         query: Query,
         initialKey: Key? = nil,
-        identity: (@Sendable (Item) -> AnyHashable)?,
+        identities: ItemIdentities<Item>?,
         deliveryScheduler: (any Scheduler)?,
         policy: PagingPolicy = .default,
         bound: MemoryBound? = nil,
@@ -122,7 +122,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         jump: (threshold: Int, key: @Sendable (Int, Int) -> Key)? = nil
     ) {
         self.source = source
-        self.identity = identity
+        self.identities = identities
         self.deliveryScheduler = deliveryScheduler
         deliversInline = deliveryScheduler == nil
         self.policy = policy
@@ -332,8 +332,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     func receive(_ event: consuming PageEvent, from ticket: UInt64) {
         switch consume event {
         case .value(let page):
-            let identities = identity.map { identify in page.items.map(identify) }
-            send { $0.receiveLoaded(ticket: ticket, page: page, identities: identities) }
+            let pageIdentities = identities.map { $0.erasedIdentities(page.items) }
+            send { $0.receiveLoaded(ticket: ticket, page: page, identities: pageIdentities) }
         case .failed(let error):
             send { $0.receiveFailed(ticket: ticket, error: error) }
         case .completed:

@@ -8,11 +8,12 @@
 /// Paginator(source: source, pageSize: 20, deduplication: .by(\.id))
 /// ```
 public struct Deduplication<Item: Sendable>: Sendable {
-    @usableFromInline let identify: @Sendable (Item) -> AnyHashable
+    /// The items' identities, typed: see ``ItemIdentities``.
+    @usableFromInline let identities: ItemIdentities<Item>
 
     @inlinable
-    init(identify: @escaping @Sendable (Item) -> AnyHashable) {
-        self.identify = identify
+    init<ID: Hashable & Sendable>(identify: @escaping @Sendable (Item) -> ID) {
+        identities = ItemIdentities(identify)
     }
 
     /// Recognises items by the value at `keyPath`.
@@ -21,7 +22,7 @@ public struct Deduplication<Item: Sendable>: Sendable {
     /// - Returns: The deduplication.
     @inlinable
     public static func by<ID: Hashable & Sendable>(_ keyPath: KeyPath<Item, ID> & Sendable) -> Deduplication {
-        Deduplication { AnyHashable($0[keyPath: keyPath]) }
+        Deduplication { $0[keyPath: keyPath] }
     }
 
     /// Recognises items by the value `identify` returns.
@@ -30,7 +31,7 @@ public struct Deduplication<Item: Sendable>: Sendable {
     /// - Returns: The deduplication.
     @inlinable
     public static func by<ID: Hashable & Sendable>(_ identify: @escaping @Sendable (Item) -> ID) -> Deduplication {
-        Deduplication { AnyHashable(identify($0)) }
+        Deduplication(identify: identify)
     }
 }
 
@@ -38,6 +39,6 @@ extension Deduplication where Item: Identifiable, Item.ID: Sendable {
     /// Recognises items by their `id`.
     @inlinable
     public static var byID: Deduplication {
-        Deduplication { AnyHashable($0.id) }
+        Deduplication { $0.id }
     }
 }

@@ -72,7 +72,7 @@ extension Paginator {
             source: source, pageSize: pageSize, query: saved.query, initialKey: saved.openingKey,
             prefetchDistance: prefetchDistance, deduplication: deduplication, deliveringOn: scheduler, policy: policy,
             maxPages: maxPages, placeholders: placeholders, jumpThreshold: jumpThreshold, queryCache: nil)
-        let identities = engine.identity.map { SavedIdentities(of: saved, by: $0) }
+        let identities = engine.identities.map { SavedIdentities(of: saved, by: $0.erased) }
         engine.send { $0.restore(saved, identities: identities) }
         if let revalidate { refresh(revalidate) }
     }

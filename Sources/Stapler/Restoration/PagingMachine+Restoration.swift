@@ -1,13 +1,13 @@
 /// The identities of a saved list's rows, page by page, and of the rows edits removed.
 @usableFromInline
 struct SavedIdentities {
-    @usableFromInline let pages: [ContiguousArray<AnyHashable>]
-    @usableFromInline let removed: [AnyHashable]
+    @usableFromInline let pages: [ContiguousArray<ItemIdentity>]
+    @usableFromInline let removed: [ItemIdentity]
 
     /// The identities of `saved`'s rows by `identify`.
     @inlinable
     init<Item, Key, Query, Metadata>(
-        of saved: PagingSavedState<Item, Key, Query, Metadata>, by identify: (Item) -> AnyHashable
+        of saved: PagingSavedState<Item, Key, Query, Metadata>, by identify: (Item) -> ItemIdentity
     ) {
         pages = saved.pages.map { ContiguousArray($0.items.map(identify)) }
         removed = saved.removedByEdits.map(identify)

@@ -62,13 +62,13 @@ struct PageKeys<Key: Sendable> {
     @usableFromInline let nextKey: Key?
     /// The identity of each row of the page, in order, when deduplicating: a dropped page's rows are
     /// forgotten by them, with no call to the identity under the engine's lock.
-    @usableFromInline var identities: ContiguousArray<AnyHashable>?
+    @usableFromInline var identities: ContiguousArray<ItemIdentity>?
     /// How many items of the whole list lie before the page, if its source said (``Page/itemsBefore``).
     @usableFromInline var itemsBefore: Int?
 
     @inlinable
     init(
-        key: Key, previousKey: Key?, nextKey: Key?, identities: ContiguousArray<AnyHashable>? = nil,
+        key: Key, previousKey: Key?, nextKey: Key?, identities: ContiguousArray<ItemIdentity>? = nil,
         itemsBefore: Int? = nil
     ) {
         self.key = key

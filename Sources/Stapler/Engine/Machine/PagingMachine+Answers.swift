@@ -2,7 +2,7 @@ extension PagingMachine {
     /// Applies the page of the load with `ticket`, if that load is still current in its direction.
     @inlinable
     mutating func receiveLoaded(
-        ticket: UInt64, page: Page<Item, Key, Metadata>, identities: [AnyHashable]?
+        ticket: UInt64, page: Page<Item, Key, Metadata>, identities: [ItemIdentity]?
     ) -> Effects {
         var effects = Effects()
         guard let direction = direction(of: ticket), let load = self[slot: direction].load else { return effects }
@@ -82,7 +82,7 @@ extension PagingMachine {
     /// whatever the server says now. With a bound, pages beyond it are dropped in the same update.
     @inlinable
     mutating func applyEdgePage(
-        _ page: Page<Item, Key, Metadata>, identities: [AnyHashable]?, at edge: PageDirection, of load: Load,
+        _ page: Page<Item, Key, Metadata>, identities: [ItemIdentity]?, at edge: PageDirection, of load: Load,
         _ effects: inout Effects
     ) {
         let reloadsDropped = edge == .append ? !droppedBelow.isEmpty : !droppedAbove.isEmpty
@@ -245,11 +245,11 @@ extension PagingMachine {
     /// identities, when deduplicating.
     @inlinable
     mutating func keep(
-        _ items: [Item], identities: [AnyHashable]?
-    ) -> (items: ContiguousArray<Item>, identities: ContiguousArray<AnyHashable>?) {
+        _ items: [Item], identities: [ItemIdentity]?
+    ) -> (items: ContiguousArray<Item>, identities: ContiguousArray<ItemIdentity>?) {
         guard let identities else { return (ContiguousArray(items), nil) }
         var kept = ContiguousArray<Item>()
-        var keptIdentities = ContiguousArray<AnyHashable>()
+        var keptIdentities = ContiguousArray<ItemIdentity>()
         kept.reserveCapacity(items.count)
         keptIdentities.reserveCapacity(items.count)
         for (item, identity) in zip(items, identities) where loadedIdentities.insert(identity).inserted {

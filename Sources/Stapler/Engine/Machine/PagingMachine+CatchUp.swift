@@ -74,7 +74,7 @@ extension PagingMachine {
     /// pages, so that no gap hides between them.
     @inlinable
     mutating func applyCatchUpPage(
-        _ page: Page<Item, Key, Metadata>, identities: [AnyHashable]?, of load: Load, _ effects: inout Effects
+        _ page: Page<Item, Key, Metadata>, identities: [ItemIdentity]?, of load: Load, _ effects: inout Effects
     ) {
         guard var progress = catchUp else { return }
         let request = load.request
@@ -104,7 +104,7 @@ extension PagingMachine {
     /// Local rows do not count.
     @inlinable
     func meetingRow(of progress: CatchUp) -> Int? {
-        var shown: [AnyHashable: Int] = [:]
+        var shown: [ItemIdentity: Int] = [:]
         var row = 0
         for page in 0..<pageKeys.count {
             for identity in pageKeys[page].identities ?? [] {

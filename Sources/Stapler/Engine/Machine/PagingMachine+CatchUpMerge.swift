@@ -31,14 +31,14 @@ extension PagingMachine {
         // The stretch the fresh pages cover; `nil` covers every row (they meet none).
         let covered: ClosedRange<Int>? = meeting.map { end == .bottom ? $0...Int.max : 0...$0 }
         var kept: [MergedPage] = []
-        var locals = (rows: ContiguousArray<Item>(), identities: ContiguousArray<AnyHashable>())
+        var locals = (rows: ContiguousArray<Item>(), identities: ContiguousArray<ItemIdentity>())
         var row = 0
         var pagesGone = 0
         for page in 0..<pageKeys.count {
             var keys = pageKeys[page]
             let identities = keys.identities ?? []
             var rows = ContiguousArray<Item>()
-            var rowIdentities = ContiguousArray<AnyHashable>()
+            var rowIdentities = ContiguousArray<ItemIdentity>()
             for (item, identity) in zip(previous.items(ofPage: page), identities) {
                 defer { row += 1 }
                 if freshIdentities.contains(identity) { continue }

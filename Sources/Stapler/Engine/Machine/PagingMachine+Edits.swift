@@ -12,14 +12,14 @@ extension PagingMachine {
 
         @usableFromInline let kind: Kind
         /// The identity of the item the edit brings in, when deduplicating.
-        @usableFromInline let identity: AnyHashable?
+        @usableFromInline let identity: ItemIdentity?
         /// The identities of the rows an ``Kind/insertRows(_:at:)`` adds, when deduplicating.
-        @usableFromInline let rowIdentities: [AnyHashable]?
+        @usableFromInline let rowIdentities: [ItemIdentity]?
         /// The items the edit was planned against; the edit is applied only if they are still current.
         @usableFromInline let expected: PagedItems<Item>
 
         @inlinable
-        init(_ kind: Kind, identity: AnyHashable?, rowIdentities: [AnyHashable]? = nil, expected: PagedItems<Item>) {
+        init(_ kind: Kind, identity: ItemIdentity?, rowIdentities: [ItemIdentity]? = nil, expected: PagedItems<Item>) {
             self.kind = kind
             self.identity = identity
             self.rowIdentities = rowIdentities
@@ -123,7 +123,7 @@ extension PagingMachine {
     ///
     /// - Complexity: O(items).
     @inlinable
-    func index(ofIdentity identity: AnyHashable) -> Int? {
+    func index(ofIdentity identity: ItemIdentity) -> Int? {
         var start = 0
         for page in 0..<pageKeys.count {
             guard let identities = pageKeys[page].identities else { return nil }

@@ -16,7 +16,7 @@ extension PagingMachine {
         /// Cancel the loads in flight; `generation` limits it to a first-page load of that generation.
         case cancel(generation: UInt64?)
         /// A load's page arrived; `identities` are its items' identities when deduplicating.
-        case loaded(ticket: UInt64, page: Page<Item, Key, Metadata>, identities: [AnyHashable]?)
+        case loaded(ticket: UInt64, page: Page<Item, Key, Metadata>, identities: [ItemIdentity]?)
         /// A load failed.
         case failed(ticket: UInt64, error: PagingError<Failure>)
         /// A load ended without a page or an error (it was interrupted).

@@ -9,9 +9,9 @@ extension PagingMachine {
     /// - Returns: The rows the list gained, or `nil` when every row was shown already.
     /// - Complexity: O(rows + page size + log pages).
     @inlinable
-    mutating func insertLocalRows(_ rows: [Item], identities: [AnyHashable]?, at end: ListEnd) -> Range<Int>? {
+    mutating func insertLocalRows(_ rows: [Item], identities: [ItemIdentity]?, at end: ListEnd) -> Range<Int>? {
         var added = ContiguousArray<Item>()
-        var addedIdentities = ContiguousArray<AnyHashable>()
+        var addedIdentities = ContiguousArray<ItemIdentity>()
         if let identities {
             for (row, identity) in zip(rows, identities) where loadedIdentities.insert(identity).inserted {
                 added.append(row)
@@ -42,7 +42,7 @@ extension PagingMachine {
     /// - Returns: Whether any row was replaced.
     /// - Complexity: O(items) when the page brings a local row's identity, else O(page size).
     @inlinable
-    mutating func replaceLocalRows(in pageItems: [Item], identities: [AnyHashable]?) -> Bool {
+    mutating func replaceLocalRows(in pageItems: [Item], identities: [ItemIdentity]?) -> Bool {
         guard !localIdentities.isEmpty, let identities else { return false }
         var replaced = false
         for (item, identity) in zip(pageItems, identities) where localIdentities.contains(identity) {

@@ -63,7 +63,7 @@ extension PagingMachine {
     /// Applies a page of the refresh in flight: the new list, or one more page of a refresh of several.
     @inlinable
     mutating func applyRefreshPage(
-        _ page: Page<Item, Key, Metadata>, identities: [AnyHashable]?, of load: Load, _ effects: inout Effects
+        _ page: Page<Item, Key, Metadata>, identities: [ItemIdentity]?, of load: Load, _ effects: inout Effects
     ) {
         let request = load.request
         let used = progress?.usedKeys ?? []
@@ -109,6 +109,10 @@ extension PagingMachine {
     mutating func commitList(_ pages: [FreshPage], anchor: Int?, openingPage: Int = 0, _ effects: inout Effects) {
         let previous = snapshot.items
         loadedIdentities = []
+        if pages[0].identities != nil {
+            // One table for the generation's rows, not one regrown (and rehashed) as it fills.
+            loadedIdentities.reserveCapacity(pages.reduce(0) { $0 + $1.page.items.count })
+        }
         localIdentities = []
         catchUp = nil
         removedByEdits = []

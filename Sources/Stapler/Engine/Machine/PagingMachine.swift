@@ -50,12 +50,12 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     /// keys that loop, in both directions.
     @usableFromInline var usedKeys: Set<Key> = []
     /// The identities of the shown items and of every item removed from the list, when deduplicating.
-    @usableFromInline var loadedIdentities: Set<AnyHashable> = []
+    @usableFromInline var loadedIdentities: Set<ItemIdentity> = []
     /// The items edits removed (or replaced by an item of another identity), when deduplicating: their
     /// identities stay loaded, and a saved list carries them.
     @usableFromInline var removedByEdits: [Item] = []
     /// The identities of the local rows added at an end that no page has brought yet, when deduplicating.
-    @usableFromInline var localIdentities: Set<AnyHashable> = []
+    @usableFromInline var localIdentities: Set<ItemIdentity> = []
     /// A catch-up of an edge in progress (``PagingMachine/receiveCatchUp(at:maxPages:reason:)``).
     @usableFromInline var catchUp: CatchUp?
     @usableFromInline var secondPageRequested = false
@@ -284,7 +284,7 @@ extension PagingMachine {
         @usableFromInline let topKey: Key?
         @usableFromInline let bottomKey: Key?
         @usableFromInline let usedKeys: Set<Key>
-        @usableFromInline let loadedIdentities: Set<AnyHashable>
+        @usableFromInline let loadedIdentities: Set<ItemIdentity>
         @usableFromInline let listWasEmpty: Bool
         @usableFromInline let leadingCount: Int
         @usableFromInline let listQuery: Query

@@ -4,10 +4,10 @@ extension PagingMachine {
     struct FreshPage {
         @usableFromInline let key: Key
         @usableFromInline let page: Page<Item, Key, Metadata>
-        @usableFromInline let identities: [AnyHashable]?
+        @usableFromInline let identities: [ItemIdentity]?
 
         @inlinable
-        init(key: Key, page: Page<Item, Key, Metadata>, identities: [AnyHashable]?) {
+        init(key: Key, page: Page<Item, Key, Metadata>, identities: [ItemIdentity]?) {
             self.key = key
             self.page = page
             self.identities = identities
