@@ -14,8 +14,8 @@
 #
 # Usage: scripts/check-hazards.sh [tests directory]   (default: Tests)
 # The catalogue itself lives outside the repository, in two files; its IDs are listed below. When the
-# catalogue is at hand (HAZARDS_DIR, or ../shared, or /work/shared), the script also checks that every ID
-# of both files is listed, and that every ID listed exists in one of the two files.
+# catalogue is at hand (its folder in HAZARDS_DIR), the script also checks that every ID of both files is
+# listed, and that every ID listed exists in one of the two files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tests_dir="${1:-Tests}"
@@ -108,7 +108,7 @@ names=$(find "$tests_dir" -name '*.swift' -print0 | xargs -0 awk '
 stress_words='thread|race|racing|racer|concurren|barrier|tasks|writers|readers|senders|while [A-Z] sends'
 
 # Cross-check the list above with the catalogue when it is at hand.
-for directory in "${HAZARDS_DIR:-}" ../shared /work/shared; do
+for directory in "${HAZARDS_DIR:-}"; do
     if [ -n "$directory" ] && [ -f "$directory/HAZARDS.md" ]; then
         ids_of() { grep -oE '^\| \*\*[RP][0-9]+\*\*' "$1" | grep -oE '[RP][0-9]+' | sort -u; }
         listed=$(printf '%s\n' "$catalogue" | cut -d'|' -f1 | sort)
