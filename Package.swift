@@ -36,11 +36,15 @@ let package = Package(
     products: [
         .library(name: "Reactive", targets: ["Reactive"]),
         .library(name: "Stapler", targets: ["Stapler"]),
+        // Fake sources, waiting until a list is settled, scroll simulation and update checks for the apps'
+        // own tests; it imports neither XCTest nor Testing, so it works under both and in previews.
+        .library(name: "StaplerTesting", targets: ["StaplerTesting"]),
         .executable(name: "Demo", targets: ["Demo"]),
     ],
     targets: [
         .target(name: "Reactive", swiftSettings: librarySettings),
         .target(name: "Stapler", dependencies: ["Reactive"], swiftSettings: librarySettings),
+        .target(name: "StaplerTesting", dependencies: ["Reactive", "Stapler"], swiftSettings: librarySettings),
         // Demo/README.md is the Demo's tour, not a source or a resource.
         .executableTarget(name: "Demo", dependencies: ["Stapler", "Reactive"], path: "Demo", exclude: ["README.md"]),
         .target(
@@ -52,6 +56,9 @@ let package = Package(
             name: "ReactiveTests", dependencies: ["Reactive", "TestSupport", "MallocCounter"],
             swiftSettings: testSettings),
         .testTarget(name: "StaplerTests", dependencies: ["Stapler", "TestSupport"], swiftSettings: testSettings),
+        .testTarget(
+            name: "StaplerTestingTests", dependencies: ["StaplerTesting", "Stapler", "Reactive", "TestSupport"],
+            swiftSettings: testSettings),
         // Runs the built Demo binary against Tests/Fixtures/paging_server.py; depending on the Demo
         // target makes `swift test` build it first.
         .testTarget(
