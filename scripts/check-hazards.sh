@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
 # Hazard audit: every hazard of the reliability catalogue (its first file: R1-R16 for the reactive core,
 # P1-P19 for paging; its second: the hazards of the two-ended engine and what builds on it, R17-R21 and
-# P20-P43) must have at least one test whose display name starts with its ID
+# P20-P43; its third: the offline-first store, optimistic edits, freshness and the test kit, R22 and
+# P44-P72) must have at least one test whose display name starts with its ID
 # (`@Test("R1: ...")`), and every hazard whose catalogue row asks for a stress run must also have a
 # stress test among them (a display name that speaks of threads, races, racers, concurrent writers,
 # readers or senders, a barrier, or concurrent tasks). Prints the coverage table; exits 1 if anything is
 # missing.
 #
-# IDs of both files are listed below. Those whose feature has not landed yet are `pending`: shown in the
+# IDs of the three files are listed below. Those whose feature has not landed yet are `pending`: shown in the
 # table and in the summary as having no test yet, not counted as missing (a test written before its
 # feature would have nothing to test). When the feature lands, remove its IDs from `pending`; from then on
 # a missing test fails the audit.
 #
 # Usage: scripts/check-hazards.sh [tests directory]   (default: Tests)
-# The catalogue itself lives outside the repository, in two files; its IDs are listed below. When the
-# catalogue is at hand (its folder in HAZARDS_DIR), the script also checks that every ID of both files is
-# listed, and that every ID listed exists in one of the two files.
+# The catalogue itself lives outside the repository, in three files; its IDs are listed below. When the
+# catalogue is at hand (its folder in HAZARDS_DIR), the script also checks that every ID of its files is
+# listed, and that every ID listed exists in one of them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tests_dir="${1:-Tests}"
@@ -84,10 +85,42 @@ P39|yes|a load timeout
 P40|no|a cap on pages that add nothing
 P41|yes|opt-in automatic retry with backoff and jitter
 P42|no|clearing at once on a query change
-P43|yes|a per-query cache of the last N page lists'
+P43|yes|a per-query cache of the last N page lists
+R22|yes|a debounce that starves under a steady stream
+P44|yes|rows inserted or deleted above the viewport: offset pages repeat, skip and jump
+P45|yes|invalidation storms from per-row writes
+P46|yes|combined load states say done before the store rows land, or hide the offline list
+P47|yes|a page read before a concurrent write is appended after it
+P48|yes|the first local read races the first remote refresh: an empty flash, or an empty list forever
+P49|yes|mediator requests: duplicates, storms, and edge loads from an old generation
+P50|no|skipping the launch refresh by age: the wrong clock, or a stale cache that never refreshes
+P51|yes|mediator appends stop after the UI leaves and comes back
+P52|yes|remote keys out of step with rows
+P53|yes|a corrupt, locked, read-only or full SQLite file, or a schema from another version
+P54|yes|two lists over one store disagree after one write
+P55|no|stored rows that no longer decode after an app update
+P56|yes|an optimistic edit that vanishes when a page or a refresh lands, or doubles when the server answers
+P57|no|a rollback after failure that writes back a stale snapshot
+P58|yes|two overlapping optimistic edits of one row, and one of them fails
+P59|no|optimistic edits lost across a relaunch, or replayed twice
+P60|no|an optimistic insert into a sorted, paged list
+P61|yes|refetch policies for the loaded pages
+P62|yes|revalidation on foreground and reconnect: storms, duplicates, and lists nobody sees
+P63|yes|polling while hidden, and polls that overlap each other or a user refresh
+P64|yes|offline: loads stuck loading with no request, error loops, or no resume
+P65|yes|evicting an unobserved list on a timer races a new observer
+P66|yes|loading several pages up front: keys that ignore the larger first load, and partial failures
+P67|yes|idle detected too early: a stale idle state ends the test before the work
+P68|no|fakes that never exercise what breaks: prepend, placeholders, asynchronous delivery, changing data
+P69|no|scroll and fling simulation that does not behave like a list view
+P70|no|error recovery in snapshot tests: retry loops and swallowed errors
+P71|yes|a test helper that changes what it tests, hangs, or leaks
+P72|yes|an in-memory store that differs from SQLite'
 
-# Hazards whose feature has not landed (none: transforms, P35 and P36, have landed).
-pending=""
+# Hazards whose feature has not landed: the reactive core's bounded debounce (R22), the offline-first store
+# and its mediator (P44-P55, P72), optimistic edits (P56-P60), freshness (P61-P66), and the test kit's fake
+# sources, scroll driver, snapshots and recorder (P68-P71). `settled()` (P67) has landed.
+pending="R22 P44 P45 P46 P47 P48 P49 P50 P51 P52 P53 P54 P55 P56 P57 P58 P59 P60 P61 P62 P63 P64 P65 P66 P68 P69 P70 P71 P72"
 
 # The display names that start with hazard IDs: `@Test("R1: ...")`, or a name on the line after `@Test(`.
 # A name may start with several IDs ("P2, P3: ..."); each counts.
@@ -114,12 +147,14 @@ for directory in "${HAZARDS_DIR:-}"; do
         listed=$(printf '%s\n' "$catalogue" | cut -d'|' -f1 | sort)
         first=$(ids_of "$directory/HAZARDS.md")
         known="$first"
-        [ -f "$directory/HAZARDS-NEXT.md" ] && known=$(printf '%s\n%s\n' "$first" "$(ids_of "$directory/HAZARDS-NEXT.md")" | sort -u)
+        for later in HAZARDS-NEXT.md HAZARDS-3.md; do
+            [ -f "$directory/$later" ] && known=$(printf '%s\n%s\n' "$known" "$(ids_of "$directory/$later")" | sort -u)
+        done
         unlisted=$(comm -23 <(echo "$known") <(echo "$listed"))
         unknown=$(comm -23 <(echo "$listed") <(echo "$known"))
         if [ -n "$unlisted" ] || [ -n "$unknown" ]; then
             [ -n "$unlisted" ] && echo "check-hazards: catalogue IDs not listed in this script: $unlisted" >&2
-            [ -n "$unknown" ] && echo "check-hazards: IDs listed here that neither catalogue file has: $unknown" >&2
+            [ -n "$unknown" ] && echo "check-hazards: IDs listed here that no catalogue file has: $unknown" >&2
             exit 1
         fi
         break

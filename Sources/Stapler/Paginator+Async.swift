@@ -74,3 +74,31 @@ extension Paginator {
         await engine.awaitOutcome { resolve in engine.retry(waiter: resolve) }
     }
 }
+
+extension Paginator {
+    /// Returns when the paginator waits for nothing: no load in flight in any direction, no automatic
+    /// retry scheduled, and every publication delivered to the observers of its properties and signals
+    /// and of the lists transformed from it (on its delivery scheduler, when it has one).
+    ///
+    /// It reads the engine's own state, never the load states: a call that starts work (`loadNextPage()`,
+    /// `preload(index:)`, `refresh()`, `retry()`) records it before it returns, so `settled()` called
+    /// right after waits for that work and its publication, even while every load state still reads idle
+    /// because the change has not been delivered yet. Work the paginator starts by itself is waited for
+    /// too: an automatic retry and its backoff, an empty page that asks for the next, a page that a
+    /// transformed list filtered to nothing, each started before the previous step is delivered.
+    ///
+    /// ```swift
+    /// paginator.preload(index: 49)
+    /// await paginator.settled()
+    /// #expect(paginator.items.value.count == 100)
+    /// ```
+    ///
+    /// It returns at once when nothing is pending (a paginator that never started, or after a call that
+    /// was ignored), and at once when the calling task is cancelled. It has no timeout of its own: a load
+    /// nobody answers is waited for until it is answered. Tests wait with StaplerTesting's
+    /// `settled(timeout:)`, which fails naming what is still pending, and which advances a
+    /// `TestScheduler` through the pending work.
+    nonisolated(nonsending) public func settled() async {
+        await engine.settled()
+    }
+}

@@ -220,6 +220,7 @@ extension PagingEngine {
             case .report(let report):
                 report()
             case .done:
+                if claimed { resumeSettledIfQuiescent() }
                 return
             }
         }

@@ -58,6 +58,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
     /// What the no-op-able calls may skip without taking the lock.
     @usableFromInline let gate = PagingGate()
+    /// 1 while a caller of `settled()` waits, so that transitions and flushes check for quiescence only
+    /// then; stored under the state lock, read with no lock by the code that ends work.
+    @usableFromInline let settleWatch = AtomicWord()
     /// Whether every `preload(index:)` takes the lock: a memory bound records the row shown, and
     /// placeholders take slot indices that the gate's row counts cannot judge.
     @usableFromInline let preloadsUnderTheLock: Bool
@@ -85,6 +88,10 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         /// The item changes of the latest publications, by serial: what carries an index of a snapshot an
         /// app was given to the current list.
         @usableFromInline var changes = PublishedChanges()
+        /// The callers of `settled()` waiting for the engine to be quiescent, by id.
+        @usableFromInline var settleWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        /// The id of the latest caller of `settled()`.
+        @usableFromInline var nextSettleWaiter: UInt64 = 0
 
         @inlinable
         init(machine: Machine) {
@@ -250,6 +257,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         if let retry = retryToSchedule { scheduleRetry(retry) }
         if let load = started.0, let receiver { start(load, receiver: receiver) }
         if let load = started.1, let receiver { start(load, receiver: receiver) }
+        resumeSettledIfQuiescent()
         return generation
     }
 

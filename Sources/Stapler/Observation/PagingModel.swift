@@ -154,6 +154,15 @@
                 seen: (shown.leadingCount, shown.listSerial))
         }
 
+        /// Returns when the paginator is settled (see ``Paginator/settled()``) and this model shows its
+        /// latest snapshot: the main-actor hop that applies it has run, here, before returning.
+        public func settled() async {
+            await paginator.settled()
+            // Every publication is delivered, so the inbox holds the latest snapshot, if it was not applied
+            // yet: applied now, in this turn of the main actor; the hop scheduled for it finds nothing.
+            drain()
+        }
+
         /// Disposes the loads in flight; see ``Paginator/cancel()``.
         public func cancel() {
             paginator.cancel()

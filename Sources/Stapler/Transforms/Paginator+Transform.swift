@@ -53,11 +53,14 @@ extension Paginator {
             }
         }
         guard let (core, property) = made else { preconditionFailure("Paginator: the transformed list was not made") }
-        return TransformedList(core: core, items: property) { [self] row in
-            // With placeholders, the paginator takes slot indices: the item's slot is after those before it.
-            let before = engine.outbox.withLock { $0.published.snapshot.placeholdersBefore }
-            self.preload(index: row + before)
-        }
+        return TransformedList(
+            core: core, items: property,
+            preload: { [self] row in
+                // With placeholders, the paginator takes slot indices: the item's slot is after those before it.
+                let before = engine.outbox.withLock { $0.published.snapshot.placeholdersBefore }
+                self.preload(index: row + before)
+            },
+            settled: { [self] in await self.settled() })
     }
 
     /// Loads the next page in the direction of a page that added no transformed row (`added` is how
