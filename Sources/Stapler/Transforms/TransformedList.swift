@@ -32,7 +32,8 @@ public final class TransformedList<Output: Sendable>: Sendable {
 
     init(
         core: TransformedListCore<Output>, items: Property<TransformedItems<Output>>,
-        preload: @escaping @Sendable (Int) -> Void, settled: nonisolated(nonsending) @escaping @Sendable () async -> Void
+        preload: @escaping @Sendable (Int) -> Void,
+        settled: nonisolated(nonsending) @escaping @Sendable () async -> Void
     ) {
         self.core = core
         self.items = items
