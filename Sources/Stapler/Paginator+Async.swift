@@ -102,3 +102,17 @@ extension Paginator {
         await engine.settled()
     }
 }
+
+extension Paginator: QuiescenceProbe {
+    nonisolated(nonsending) package func progressed() async {
+        await engine.progressed()
+    }
+
+    package func pendingWork() -> PendingEngineWork {
+        engine.pendingWork()
+    }
+
+    package func failedLoads() -> [FailedEngineLoad] {
+        engine.failedLoads()
+    }
+}

@@ -11,6 +11,9 @@ public enum TestKitError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownKey(String)
     /// A scroll or fling asked for a row past the end of a list whose end is reached.
     case scrolledPastEnd(requested: Int, count: Int)
+    /// A scroll stopped at row `row` of `count`: the list did not grow although its end was not reached and
+    /// no load failed (the paginator was asked for the rows and loaded nothing).
+    case stalled(row: Int, count: Int)
     /// A load failed while a snapshot ran with the `.throw` error handling.
     case loadFailed(direction: PageDirection, key: String, underlying: String)
     /// A load kept failing while a snapshot ran with `.retry(max:)` error handling: the request was
@@ -26,6 +29,8 @@ public enum TestKitError: Error, Sendable, Hashable, CustomStringConvertible {
             "the fake source was asked for key \(key), which it never produced"
         case .scrolledPastEnd(let requested, let count):
             "scrolled to row \(requested) of a list that ends after \(count) rows"
+        case .stalled(let row, let count):
+            "the list stopped growing at row \(row) of \(count), with its end not reached and no load failed"
         case .loadFailed(let direction, let key, let underlying):
             "the \(direction) load of key \(key) failed: \(underlying)"
         case .retriesExhausted(let direction, let key, let attempts, let lastError):

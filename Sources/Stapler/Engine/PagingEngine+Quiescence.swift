@@ -17,6 +17,18 @@ extension PagingEngine {
     /// Returns when the engine is quiescent (see ``isQuiescent(_:_:)``), or when the calling task is
     /// cancelled; in the caller's turn, on the caller's executor, without suspending, if it is now.
     nonisolated(nonsending) func settled() async {
+        await wait(untilQuiescent: true)
+    }
+
+    /// Returns after the next transition or the end of the next flush, or at once if the engine is
+    /// quiescent; or when the calling task is cancelled. What a test driver waits on while work it does not
+    /// drive (an `async` source, another thread) may make progress.
+    nonisolated(nonsending) package func progressed() async {
+        await wait(untilQuiescent: false)
+    }
+
+    /// Waits for quiescence, or (`untilQuiescent` false) for the next step of work as well.
+    nonisolated(nonsending) func wait(untilQuiescent: Bool) async {
         if state.withLock({ state in outbox.withLock { isQuiescent(state.machine, $0) } }) { return }
         let id = state.withLock { state -> UInt64 in
             state.nextSettleWaiter &+= 1
@@ -30,47 +42,50 @@ extension PagingEngine {
                     // waiter.
                     let quiet = outbox.withLock { isQuiescent(state.machine, $0) }
                     guard !quiet, !Task.isCancelled else { return false }
-                    state.settleWaiters[id] = continuation
+                    state.settleWaiters[id] = SettleWaiter(continuation: continuation, untilQuiescent: untilQuiescent)
                     settleWatch.store(1)
                     return true
                 }
                 if !waits { continuation.resume() }
             }
         } onCancel: {
-            state.withLock { $0.settleWaiters.removeValue(forKey: id) }?.resume()
+            state.withLock { $0.settleWaiters.removeValue(forKey: id) }?.continuation.resume()
         }
     }
 
-    /// Resumes the callers of ``settled()`` if the engine is quiescent; a transition and the end of a
-    /// flush call it when someone waits.
+    /// Resumes the callers of ``settled()`` if the engine is quiescent, and those of ``progressed()``; a
+    /// transition and the end of a flush call it when someone waits.
     @inlinable
     func resumeSettledIfQuiescent() {
         guard settleWatch.relaxedLoad() != 0 else { return }
         resumeSettled()
     }
 
-    /// Resumes the callers of ``settled()`` if the engine is quiescent (kept out of line: it runs only while
-    /// someone waits).
+    /// Resumes the callers of ``settled()`` if the engine is quiescent, and those of ``progressed()`` (kept
+    /// out of line: it runs only while someone waits).
     @usableFromInline
     func resumeSettled() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard !state.settleWaiters.isEmpty, outbox.withLock({ isQuiescent(state.machine, $0) }) else { return [] }
-            defer {
-                state.settleWaiters.removeAll()
-                settleWatch.store(0)
+        let resumed = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard !state.settleWaiters.isEmpty else { return [] }
+            let quiet = outbox.withLock { isQuiescent(state.machine, $0) }
+            var resumed: [CheckedContinuation<Void, Never>] = []
+            for (id, waiter) in state.settleWaiters where quiet || !waiter.untilQuiescent {
+                resumed.append(waiter.continuation)
+                state.settleWaiters[id] = nil
             }
-            return Array(state.settleWaiters.values)
+            if state.settleWaiters.isEmpty { settleWatch.store(0) }
+            return resumed
         }
-        for waiter in waiters { waiter.resume() }
+        for continuation in resumed { continuation.resume() }
     }
 
     /// What the engine still waits for: each load in flight with its key, the edge whose automatic retry
     /// is scheduled, and whether publications wait to be delivered.
-    package func pendingWork() -> PendingEngineWork<Key> {
+    func pendingWork() -> PendingEngineWork {
         state.withLock { state in
             let undelivered = outbox.withLock { !$0.deliveries.isEmpty || $0.isFlushing }
             let loads = PageDirection.allCases.compactMap { direction in
-                state.machine[slot: direction].load.map { (direction, $0.request.key) }
+                state.machine[slot: direction].load.map { (direction, String(describing: $0.request.key)) }
             }
             return PendingEngineWork(
                 loads: loads, retry: state.machine.scheduledRetry?.direction, undelivered: undelivered)
@@ -78,10 +93,34 @@ extension PagingEngine {
     }
 }
 
-/// What a paginator still waits for, as the test kit reports it when it does not settle.
-package struct PendingEngineWork<Key: Sendable>: Sendable {
-    /// Each load in flight: its direction and the key it asked for.
-    package let loads: [(direction: PageDirection, key: Key)]
+extension PagingEngine {
+    /// Each edge whose load failed: its direction, a description of the key of its request, and its error
+    /// (the source's own error when the source failed).
+    func failedLoads() -> [FailedEngineLoad] {
+        state.withLock { state in
+            PageDirection.allCases.compactMap { direction in
+                guard case .failed(let error, let request) = state.machine[slot: direction] else { return nil }
+                return FailedEngineLoad(
+                    direction: direction, key: String(describing: request.key), error: error.sourceError ?? error)
+            }
+        }
+    }
+}
+
+/// A load that failed, as a test driver reports it.
+package struct FailedEngineLoad: Sendable {
+    /// The edge that failed.
+    package let direction: PageDirection
+    /// A description of the key of the failed request.
+    package let key: String
+    /// The source's error, or the paging error when the paginator itself refused the page.
+    package let error: any Error
+}
+
+/// What a paginator still waits for, as a test driver reports it when the paginator does not settle.
+package struct PendingEngineWork: Sendable {
+    /// Each load in flight: its direction and a description of the key it asked for.
+    package let loads: [(direction: PageDirection, key: String)]
     /// The edge whose automatic retry is scheduled, if any.
     package let retry: PageDirection?
     /// Whether publications were made and not yet delivered (or are being delivered).
@@ -89,4 +128,24 @@ package struct PendingEngineWork<Key: Sendable>: Sendable {
 
     /// Whether nothing is pending.
     package var isEmpty: Bool { loads.isEmpty && retry == nil && !undelivered }
+}
+
+/// What a test driver reads and waits on to know that a paginator, or a list made from one, is settled.
+package protocol QuiescenceProbe: AnyObject, Sendable {
+    /// Returns when the paginator waits for nothing (see `Paginator.settled()`).
+    nonisolated(nonsending) func settled() async
+    /// Returns after the paginator's next step of work, or at once if it waits for nothing.
+    nonisolated(nonsending) func progressed() async
+    /// What the paginator still waits for.
+    func pendingWork() -> PendingEngineWork
+    /// Each edge whose load failed, with the key of its request and its error.
+    func failedLoads() -> [FailedEngineLoad]
+}
+
+/// A caller of `settled()` or `progressed()` waiting on an engine.
+@usableFromInline
+struct SettleWaiter {
+    @usableFromInline let continuation: CheckedContinuation<Void, Never>
+    /// Whether it waits for quiescence; otherwise for the next step of work.
+    @usableFromInline let untilQuiescent: Bool
 }

@@ -88,8 +88,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         /// The item changes of the latest publications, by serial: what carries an index of a snapshot an
         /// app was given to the current list.
         @usableFromInline var changes = PublishedChanges()
-        /// The callers of `settled()` waiting for the engine to be quiescent, by id.
-        @usableFromInline var settleWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        /// The callers of `settled()` and `progressed()` waiting on the engine, by id.
+        @usableFromInline var settleWaiters: [UInt64: SettleWaiter] = [:]
         /// The id of the latest caller of `settled()`.
         @usableFromInline var nextSettleWaiter: UInt64 = 0
 

@@ -60,7 +60,7 @@ extension Paginator {
                 let before = engine.outbox.withLock { $0.published.snapshot.placeholdersBefore }
                 self.preload(index: row + before)
             },
-            settled: { [self] in await self.settled() })
+            probe: self)
     }
 
     /// Loads the next page in the direction of a page that added no transformed row (`added` is how

@@ -27,26 +27,25 @@ public final class TransformedList<Output: Sendable>: Sendable {
     let core: TransformedListCore<Output>
     /// Preloads around a row of the paginator (and keeps the paginator alive).
     let preloadSource: @Sendable (Int) -> Void
-    /// Waits until the paginator is settled.
-    let settleSource: nonisolated(nonsending) @Sendable () async -> Void
+    /// The paginator, as a test driver waits on it.
+    package let probe: any QuiescenceProbe
 
     init(
         core: TransformedListCore<Output>, items: Property<TransformedItems<Output>>,
-        preload: @escaping @Sendable (Int) -> Void,
-        settled: nonisolated(nonsending) @escaping @Sendable () async -> Void
+        preload: @escaping @Sendable (Int) -> Void, probe: any QuiescenceProbe
     ) {
         self.core = core
         self.items = items
         updates = core.updates
         preloadSource = preload
-        settleSource = settled
+        self.probe = probe
     }
 
     /// Returns when the paginator this list is transformed from is settled (see
     /// ``Paginator/settled()``): the list has then received and delivered every publication, including
     /// the pages it asked for because earlier ones filtered to nothing.
     nonisolated(nonsending) public func settled() async {
-        await settleSource()
+        await probe.settled()
     }
 
     /// Tells the paginator that transformed row `index` is displayed, so it loads the next or previous

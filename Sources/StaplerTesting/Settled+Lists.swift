@@ -1,0 +1,62 @@
+import Reactive
+import Stapler
+
+extension Paginator {
+    /// Returns when the paginator waits for nothing, as ``Paginator/settled()`` does, driving `scheduler`
+    /// through the pending work; throws instead of waiting forever.
+    ///
+    /// ```swift
+    /// paginator.preload(index: 49)
+    /// try await paginator.settled(timeout: .seconds(1))
+    /// #expect(paginator.items.value.count == 100)
+    /// ```
+    ///
+    /// With a `TestScheduler`, it advances the scheduler from one due instant to the next only while work
+    /// is pending (a source's latency, a delivery, a retry's backoff), never beyond. Work outside virtual
+    /// time (an `async` source, another thread) is waited for in real time, up to `timeout`.
+    ///
+    /// - Parameters:
+    ///   - timeout: How long to wait in real time for work that no scheduler the kit drives will finish.
+    ///   - scheduler: The test scheduler the paginator's sources, policy or deliveries run on, if any.
+    /// - Throws: ``TestKitError/notSettled(pending:)`` naming what is still pending after `timeout`;
+    ///   ``TestKitError/unknownKey(_:)`` when a fake source was asked for a key it never produced.
+    public func settled(timeout: Duration = .seconds(5), advancing scheduler: TestScheduler? = nil)
+        async throws(TestKitError)
+    {
+        try await SettledDriver(probe: self, scheduler: scheduler, timeout: timeout).run()
+    }
+}
+
+extension TransformedList {
+    /// Returns when the paginator this list is transformed from waits for nothing, driving `scheduler`;
+    /// see ``Stapler/Paginator/settled(timeout:advancing:)``.
+    ///
+    /// - Parameters:
+    ///   - timeout: How long to wait in real time for work that no scheduler the kit drives will finish.
+    ///   - scheduler: The test scheduler the paginator's sources, policy or deliveries run on, if any.
+    /// - Throws: ``TestKitError/notSettled(pending:)`` or ``TestKitError/unknownKey(_:)``.
+    public func settled(timeout: Duration = .seconds(5), advancing scheduler: TestScheduler? = nil)
+        async throws(TestKitError)
+    {
+        try await SettledDriver(probe: probe, scheduler: scheduler, timeout: timeout).run()
+    }
+}
+
+#if canImport(Observation)
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    extension PagingModel {
+        /// Returns when the paginator waits for nothing and this model shows its latest snapshot, driving
+        /// `scheduler`; see ``Stapler/Paginator/settled(timeout:advancing:)``.
+        ///
+        /// - Parameters:
+        ///   - timeout: How long to wait in real time for work that no scheduler the kit drives will finish.
+        ///   - scheduler: The test scheduler the paginator's sources, policy or deliveries run on, if any.
+        /// - Throws: ``TestKitError/notSettled(pending:)`` or ``TestKitError/unknownKey(_:)``.
+        public func settled(timeout: Duration = .seconds(5), advancing scheduler: TestScheduler? = nil)
+            async throws(TestKitError)
+        {
+            try await paginator.settled(timeout: timeout, advancing: scheduler)
+            await settled()
+        }
+    }
+#endif

@@ -1,0 +1,81 @@
+import Reactive
+import Stapler
+
+/// Waits until a paginator, or a list made from one, waits for nothing: the loop behind every
+/// `settled(timeout:advancing:)` of the kit.
+///
+/// It asks the engine what is pending (never the load states, which may still read idle before a call's
+/// change is delivered). While work is pending and a `TestScheduler` is given, it advances that scheduler
+/// from one due instant to the next, so a source's latency, a delivery hop or a retry's backoff runs in
+/// virtual time, and never past the moment the paginator is settled. Work that no scheduler it drives will
+/// finish (an `async` source, another thread) is waited for in real time, up to the timeout: the kit's
+/// only reading of a wall clock.
+struct SettledDriver {
+    let probe: any QuiescenceProbe
+    let scheduler: TestScheduler?
+    let timeout: Duration
+
+    /// How long one wait for off-scheduler work lasts while a test scheduler is driven: such work may put
+    /// new work on the scheduler without a step of the engine, so the driver looks again at least this
+    /// often.
+    static let slice = Duration.milliseconds(10)
+
+    /// Returns once the paginator is settled; then throws the misuse a fake source reported on a failed
+    /// edge, if any.
+    ///
+    /// - Throws: ``TestKitError/notSettled(pending:)`` when work is still pending after `timeout` with
+    ///   nothing due on the scheduler; the misuse a fake source reported (an unknown key).
+    func run() async throws(TestKitError) {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while true {
+            let pending = probe.pendingWork()
+            if pending.isEmpty { break }
+            if let scheduler, let due = scheduler.nextDue {
+                scheduler.advance(to: max(due, scheduler.now))
+                continue
+            }
+            let remaining = clock.now.duration(to: deadline)
+            guard remaining > .zero else { throw .notSettled(pending: Self.describe(pending)) }
+            if scheduler == nil {
+                await Self.wait(atMost: remaining) { await probe.settled() }
+            } else {
+                await Self.wait(atMost: min(remaining, Self.slice)) { await probe.progressed() }
+            }
+        }
+        for failed in probe.failedLoads() {
+            if let misuse = Self.misuse(in: failed.error) { throw misuse }
+        }
+    }
+
+    /// Runs `work` until it returns or `limit` has passed, whichever comes first.
+    static func wait(atMost limit: Duration, _ work: @escaping @Sendable () async -> Void) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await work() }
+            group.addTask { try? await Task.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// The pending work, as the kit's error reports it.
+    static func describe(_ pending: PendingEngineWork) -> [PendingWork] {
+        var described = pending.loads.map { PendingWork.load($0.direction, key: $0.key) }
+        if let direction = pending.retry { described.append(.retry(direction)) }
+        if pending.undelivered { described.append(.deliveries) }
+        return described
+    }
+
+    /// The kit's error that `error` is or carries: what a fake source fails a misused request with.
+    static func misuse(in error: any Error) -> TestKitError? {
+        if let error = error as? TestKitError { return error }
+        return (error as? any TestKitErrorCarrying)?.testKitError
+    }
+}
+
+/// An error that may carry a ``TestKitError``: a fake source's failure type adopts it, so that the kit's
+/// waits rethrow the misuse (an unknown key) a source reported instead of returning a failed list.
+public protocol TestKitErrorCarrying: Error {
+    /// The kit's error this error carries, if it carries one.
+    var testKitError: TestKitError? { get }
+}
