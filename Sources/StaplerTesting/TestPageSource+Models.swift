@@ -34,7 +34,9 @@ extension TestPageSource {
         } respond: { state in
             let items = state.slice(from: offset, size: size)
             let described = String(describing: query)
-            if offset + items.count < state.list.count { state.produce("\(offset + items.count)", .append, query: described) }
+            if offset + items.count < state.list.count {
+                state.produce("\(offset + items.count)", .append, query: described)
+            }
             if offset > 0 { state.produce("\(max(0, offset - max(state.pageSize, size)))", .prepend, query: described) }
             return TestOffsetResponse(items: items, total: state.list.count)
         }
@@ -129,7 +131,7 @@ extension TestPageSource {
                 isOpening: cursor == nil || cursor == opening)
         } respond: { state in
             let start = min(max(0, offset), state.list.count)
-            let end = min(state.list.count, isBefore ? base : start + size)
+            let end = min(state.list.count, isBefore ? base : start + min(size, state.pageCap ?? size))
             let items = Array(state.list[start..<max(start, end)])
             let next = end < state.list.count ? "c\(end)" : nil
             let previous = start > 0 ? "b\(start)" : nil

@@ -9,6 +9,8 @@ struct ServerState<Item: Sendable, Query: Sendable> {
     var upcoming: [[Item]]
     /// How many uses each injected failure has had.
     var failureUses: [Int]
+    /// The most items an answer holds, if the server caps its pages.
+    let pageCap: Int?
     /// Every request, in order.
     var requests: [TestRequest<Query>] = []
     /// The requests parked by `.manual` delivery, in order.
@@ -32,7 +34,8 @@ struct ServerState<Item: Sendable, Query: Sendable> {
     /// The items from `offset`, at most `size` of them, clamped to the list.
     func slice(from offset: Int, size: Int) -> [Item] {
         let start = min(max(0, offset), list.count)
-        return Array(list[start..<min(list.count, start + max(0, size))])
+        let count = min(max(0, size), pageCap ?? Int.max)
+        return Array(list[start..<min(list.count, start + count)])
     }
 }
 

@@ -45,20 +45,27 @@ public final class TestPageSource<Item: Sendable, Query: Sendable>: Sendable {
     ///   - failures: Failures to inject.
     ///   - strictKeys: Whether a key the fake never produced fails (true by default; a paginator that
     ///     jumps to a computed page needs false).
+    ///   - pageCap: When given, the most items any answer holds, whatever was asked (a server that caps
+    ///     its pages); at least 1 (a programmer error traps, naming `pageCap`).
     public init(
         lists: [[Item]], query: Query.Type, openAt: Int = 0, delivery: TestDelivery = .nextTurn,
-        failures: [TestFailure] = [], strictKeys: Bool = true
+        failures: [TestFailure] = [], strictKeys: Bool = true, pageCap: Int? = nil
     ) {
         guard let first = lists.first else { fatalError("TestPageSource: lists must hold at least one list") }
         guard openAt >= 0, openAt == 0 || openAt < first.count else {
             fatalError("TestPageSource: openAt must be an offset of the list (0..<\(first.count)), got \(openAt)")
+        }
+        if let pageCap {
+            guard pageCap >= 1 else { fatalError("TestPageSource: pageCap must be at least 1, got \(pageCap)") }
         }
         self.openAt = openAt
         self.delivery = delivery
         self.failures = failures
         self.strictKeys = strictKeys
         state = LockedState(
-            ServerState(list: first, upcoming: Array(lists.dropFirst()), failureUses: failures.map { _ in 0 }))
+            ServerState(
+                list: first, upcoming: Array(lists.dropFirst()), failureUses: failures.map { _ in 0 },
+                pageCap: pageCap))
     }
 
     /// Creates a fake server over `items` whose paginators pass queries of type `query`.
@@ -70,13 +77,15 @@ public final class TestPageSource<Item: Sendable, Query: Sendable>: Sendable {
     ///   - delivery: When requests are answered.
     ///   - failures: Failures to inject.
     ///   - strictKeys: Whether a key the fake never produced fails.
+    ///   - pageCap: When given, the most items any answer holds, whatever was asked (a server that caps
+    ///     its pages).
     public convenience init(
         _ items: [Item], query: Query.Type, openAt: Int = 0, delivery: TestDelivery = .nextTurn,
-        failures: [TestFailure] = [], strictKeys: Bool = true
+        failures: [TestFailure] = [], strictKeys: Bool = true, pageCap: Int? = nil
     ) {
         self.init(
             lists: [items], query: query, openAt: openAt, delivery: delivery, failures: failures,
-            strictKeys: strictKeys)
+            strictKeys: strictKeys, pageCap: pageCap)
     }
 
     /// The list the server serves now.
@@ -155,13 +164,15 @@ extension TestPageSource where Query == Void {
     ///   - delivery: When requests are answered; on a later turn of a global queue by default.
     ///   - failures: Failures to inject.
     ///   - strictKeys: Whether a key the fake never produced fails.
+    ///   - pageCap: When given, the most items any answer holds, whatever was asked (a server that caps
+    ///     its pages).
     public convenience init(
         _ items: [Item], openAt: Int = 0, delivery: TestDelivery = .nextTurn, failures: [TestFailure] = [],
-        strictKeys: Bool = true
+        strictKeys: Bool = true, pageCap: Int? = nil
     ) {
         self.init(
             lists: [items], query: Void.self, openAt: openAt, delivery: delivery, failures: failures,
-            strictKeys: strictKeys)
+            strictKeys: strictKeys, pageCap: pageCap)
     }
 
     /// Creates a fake server that serves `lists[0]`, then each next list from the next refresh on, for
@@ -173,12 +184,14 @@ extension TestPageSource where Query == Void {
     ///   - delivery: When requests are answered.
     ///   - failures: Failures to inject.
     ///   - strictKeys: Whether a key the fake never produced fails.
+    ///   - pageCap: When given, the most items any answer holds, whatever was asked (a server that caps
+    ///     its pages).
     public convenience init(
         lists: [[Item]], openAt: Int = 0, delivery: TestDelivery = .nextTurn, failures: [TestFailure] = [],
-        strictKeys: Bool = true
+        strictKeys: Bool = true, pageCap: Int? = nil
     ) {
         self.init(
             lists: lists, query: Void.self, openAt: openAt, delivery: delivery, failures: failures,
-            strictKeys: strictKeys)
+            strictKeys: strictKeys, pageCap: pageCap)
     }
 }
