@@ -147,17 +147,29 @@ extension TestPageSource {
     ///
     /// - Returns: The source.
     public func exhaustible() -> PageSource<Item, Int, Query, TestExhaustibleResponse<Item>, TestSourceError> {
-        .exhaustible { index, size, query in
-            let offset = index * size
-            return self.producer {
-                RequestDescription(
-                    key: "\(index)", offset: offset, size: size, query: query, direction: nil, isOpening: index == 0)
-            } respond: { state in
-                let items = state.slice(from: offset, size: size)
-                let exhausted = offset + items.count >= state.list.count
-                if !exhausted { state.produce("\(index + 1)", .append, query: String(describing: query)) }
-                return TestExhaustibleResponse(items: items, isExhausted: exhausted)
-            }
+        .exhaustible { index, size, query in self.loadExhaustible(index, size: size, query: query) }
+    }
+
+    /// The fake's exhaustible endpoint, for an app's own page source: page `index` of `size` items, and
+    /// whether it reaches the end.
+    ///
+    /// - Parameters:
+    ///   - index: The page counter, from 0.
+    ///   - size: How many items to send at most.
+    ///   - query: The query of the request.
+    /// - Returns: A producer of the response.
+    public func loadExhaustible(
+        _ index: Int, size: Int, query: Query
+    ) -> SignalProducer<TestExhaustibleResponse<Item>, TestSourceError> {
+        let offset = index * size
+        return producer {
+            RequestDescription(
+                key: "\(index)", offset: offset, size: size, query: query, direction: nil, isOpening: index == 0)
+        } respond: { state in
+            let items = state.slice(from: offset, size: size)
+            let exhausted = offset + items.count >= state.list.count
+            if !exhausted { state.produce("\(index + 1)", .append, query: String(describing: query)) }
+            return TestExhaustibleResponse(items: items, isExhausted: exhausted)
         }
     }
 
