@@ -43,12 +43,14 @@ public struct TestDelivery: Sendable {
         return TestDelivery(mode: .latency(latency, scheduler))
     }
 
-    /// Runs `answer` as this delivery says, except `.manual` (the source parks those); the disposable
-    /// cancels an answer not yet run.
+    /// Runs `answer` as this delivery says; the disposable cancels an answer not yet run. `.manual`
+    /// runs nothing: the source parks those requests until the test answers them.
     func schedule(_ answer: @escaping @Sendable () -> Void) -> (any Disposable)? {
         switch mode {
-        case .synchronous, .manual:
+        case .synchronous:
             answer()
+            return nil
+        case .manual:
             return nil
         case .nextTurn(let scheduler?):
             return scheduler.schedule(answer)

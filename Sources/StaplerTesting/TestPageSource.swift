@@ -117,6 +117,9 @@ public final class TestPageSource<Item: Sendable, Query: Sendable>: Sendable {
 
     /// Changes the list served from now on, as a live feed does (rows inserted or deleted above).
     ///
+    /// `change` runs outside the fake's lock, on a copy of the list that then replaces it: call it
+    /// between answers, not while another thread answers requests.
+    ///
     /// - Parameter change: Edits the list in place.
     public func mutate(_ change: (inout [Item]) -> Void) {
         var list = state.withLock { $0.list }
