@@ -43,8 +43,9 @@ public struct TestDelivery: Sendable {
         return TestDelivery(mode: .latency(latency, scheduler))
     }
 
-    /// Runs `answer` as this delivery says; the disposable cancels an answer not yet run. `.manual`
-    /// runs nothing: the source parks those requests until the test answers them.
+    /// Runs `answer` as this delivery says, and returns what cancels it if it has not run yet.
+    ///
+    /// `.manual` runs nothing: the source parks those requests until the test answers them.
     func schedule(_ answer: @escaping @Sendable () -> Void) -> (any Disposable)? {
         switch mode {
         case .synchronous:
