@@ -100,6 +100,20 @@ public final class TestPageSource<Item: Sendable, Query: Sendable>: Sendable {
     /// The requests parked by `.manual` delivery and not yet answered, failed or disposed, in order.
     public var pendingRequests: [TestRequest<Query>] { state.withLock { $0.parked.map(\.request) } }
 
+    /// The requests neither answered, failed nor disposed yet, in order: parked ones, and those whose
+    /// answer is scheduled and has not run.
+    public var unansweredRequests: [TestRequest<Query>] {
+        state.withLock { state in
+            state.requests.filter { !state.answered.contains($0.index) && !state.disposed.contains($0.index) }
+        }
+    }
+
+    /// The parked requests as the work a settling wait reports (``TestKitError/notSettled(pending:)``):
+    /// one ``PendingWork/load(_:key:)`` each, in order.
+    public var pendingWork: [PendingWork] {
+        pendingRequests.map { .load($0.direction, key: $0.key) }
+    }
+
     /// Whether `request` was disposed (interrupted) before it was answered.
     ///
     /// - Parameter request: A request of the log.

@@ -99,7 +99,12 @@ struct UpdateRecorderTests {
         let tracker = LifetimeTracker()
         let released = isFreed {
             let tracked = tracker.instance()
-            return UpdateRecorder(paginator, id: { row in withExtendedLifetime(tracked) { row } })
+            // The observer holds what turns a value into a record: it lives as long as the observer does.
+            return UpdateRecorder(observing: paginator.updates, id: { $0 }) { update in
+                withExtendedLifetime(tracked) {
+                    RecordedUpdate(previous: Array(update.previous), rows: Array(update.items), change: update.change)
+                }
+            }
         }
         paginator.loadNextPage()
         #expect(released)
