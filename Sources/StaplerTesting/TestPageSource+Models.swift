@@ -109,8 +109,10 @@ extension TestPageSource {
 
     /// The fake's cursor endpoint, for an app's own page source: `size` items after `cursor`.
     ///
-    /// A cursor is opaque: `nil` is the top, and each response names the cursors next to it. Any other
-    /// cursor but the top and ``initialCursor`` is an unknown key.
+    /// A cursor is opaque: `nil` is the top, and each response names the cursors next to it. Cursors
+    /// point at items, not offsets: rows inserted or removed with ``insertAtTop(_:)`` and
+    /// ``removeFromTop(_:)`` move no cursor to another item. Any other cursor but the top and
+    /// ``initialCursor`` is an unknown key.
     ///
     /// - Parameters:
     ///   - cursor: The cursor of the page, `nil` for the top.
@@ -122,23 +124,24 @@ extension TestPageSource {
     ) -> SignalProducer<TestCursorResponse<Item>, TestSourceError> {
         let position = CursorPosition(cursor)
         let opening = initialCursor
-        let isBefore = position?.isBefore ?? false
-        let base = position?.offset ?? 0
-        let offset = isBefore ? max(0, base - size) : base
         return producer {
-            RequestDescription(
-                key: cursor ?? "nil", offset: offset, size: size, query: query, direction: nil,
-                isOpening: cursor == nil || cursor == opening)
+            let shift = self.state.withLock { $0.topShift }
+            return RequestDescription(
+                key: cursor ?? "nil", offset: position?.start(size: size, shift: shift) ?? 0, size: size,
+                query: query, direction: nil, isOpening: cursor == nil || cursor == opening)
         } respond: { state in
-            let start = min(max(0, offset), state.list.count)
-            let end = min(state.list.count, isBefore ? base : start + min(size, state.pageCap ?? size))
-            let items = Array(state.list[start..<max(start, end)])
-            let next = end < state.list.count ? "c\(end)" : nil
-            let previous = start > 0 ? "b\(start)" : nil
+            let shift = state.topShift
+            let count = state.list.count
+            let start = min(max(0, position?.start(size: size, shift: shift) ?? 0), count)
+            let stop =
+                position.flatMap { $0.isBefore ? $0.offset + shift : nil } ?? start + min(size, state.pageCap ?? size)
+            let end = min(count, max(start, stop))
+            let next = end < count ? "c\(end - shift)" : nil
+            let previous = start > 0 ? "b\(start - shift)" : nil
             let described = String(describing: query)
             if let next { state.produce(next, .append, query: described) }
             if let previous { state.produce(previous, .prepend, query: described) }
-            return TestCursorResponse(items: items, nextCursor: next, previousCursor: previous)
+            return TestCursorResponse(items: Array(state.list[start..<end]), nextCursor: next, previousCursor: previous)
         }
     }
 
@@ -187,10 +190,16 @@ extension TestPageSource {
     }
 }
 
-/// Where a fake cursor points: the page from an offset on, or the page that ends before it.
+/// Where a fake cursor points: the page from an item on, or the page that ends before it, by the item's
+/// position counted from the list's first top (rows inserted above since then shift it).
 struct CursorPosition: Sendable {
     let offset: Int
     let isBefore: Bool
+
+    /// The offset in the list now of the first item of a page of `size`, with `shift` rows added above.
+    func start(size: Int, shift: Int) -> Int {
+        isBefore ? max(0, offset + shift - size) : offset + shift
+    }
 
     /// Parses `"c<n>"` and `"b<n>"`; `nil` for the top, a malformed cursor points at offset 0.
     init?(_ cursor: String?) {

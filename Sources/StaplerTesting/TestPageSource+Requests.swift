@@ -19,6 +19,9 @@ struct ServerState<Item: Sendable, Query: Sendable> {
     var answered: Set<Int> = []
     /// The indices of requests disposed before their answer.
     var disposed: Set<Int> = []
+    /// How many rows were inserted at the top (less those removed there) since the server started: what
+    /// turns a cursor's position into an offset.
+    var topShift = 0
     /// How many refreshes were received.
     var refreshes = 0
     /// The keys produced so far, by the description of their query, with the direction each leads to.

@@ -141,6 +141,32 @@ public final class TestPageSource<Item: Sendable, Query: Sendable>: Sendable {
         state.withLock { $0.list = list }
     }
 
+    /// Inserts `rows` at the top of the list, as new posts arrive above a feed: offsets and page numbers
+    /// now point at other items, cursors still at theirs.
+    ///
+    /// - Parameter rows: The new rows, in order.
+    public func insertAtTop(_ rows: [Item]) {
+        state.withLock { state in
+            state.list.insert(contentsOf: rows, at: 0)
+            state.topShift += rows.count
+        }
+    }
+
+    /// Removes the first `count` rows of the list, as deleted posts leave a feed: offsets and page
+    /// numbers now point at other items, cursors still at theirs.
+    ///
+    /// - Parameter count: How many rows to remove; at most the list's count (a programmer error traps,
+    ///   naming `count`).
+    public func removeFromTop(_ count: Int) {
+        state.withLock { state in
+            guard count >= 0, count <= state.list.count else {
+                fatalError("TestPageSource: count must be within 0...\(state.list.count), got \(count)")
+            }
+            state.list.removeFirst(count)
+            state.topShift -= count
+        }
+    }
+
     /// Answers a parked request with its page, cut from the list as it is now.
     ///
     /// - Parameter request: A request of ``pendingRequests``; one no longer pending is ignored.

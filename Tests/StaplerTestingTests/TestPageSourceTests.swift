@@ -208,14 +208,38 @@ struct TestPageSourceTests {
         #expect(Array(paginator.items.value) == [7])
     }
 
-    @Test("P68: rows inserted above between requests shift an offset list, as a live feed does")
+    @Test("P68: rows inserted above between requests shift an offset list, as a live feed does; cursors hold")
     func rowsInsertedAbove() {
-        let server = TestPageSource(Array(0..<30), delivery: .synchronous)
-        let paginator = Paginator(source: server.offset(), pageSize: 10)
+        let offsetServer = TestPageSource(Array(0..<30), delivery: .synchronous)
+        let offsetList = Paginator(source: offsetServer.offset(), pageSize: 10)
+        let cursorServer = TestPageSource(Array(0..<30), delivery: .synchronous)
+        let cursorList = Paginator(source: cursorServer.cursor(), pageSize: 10)
+        offsetList.refresh()
+        cursorList.refresh()
+        offsetServer.insertAtTop([-2, -1])
+        cursorServer.insertAtTop([-2, -1])
+        offsetList.loadNextPage()
+        cursorList.loadNextPage()
+        #expect(Array(offsetList.items.value) == Array(0..<10) + Array(8..<18), "offset paging repeats 8 and 9")
+        #expect(Array(cursorList.items.value) == Array(0..<20), "a cursor points at its item")
+        cursorServer.removeFromTop(5)
+        cursorList.loadNextPage()
+        #expect(Array(cursorList.items.value) == Array(0..<30))
+        offsetServer.mutate { $0.removeAll { $0 < 0 } }
+        #expect(offsetServer.items == Array(0..<30))
+    }
+
+    @Test("P68: a cursor fake opened mid-list pages up past rows inserted at the top, to the new first row")
+    func cursorPagesUpToNewRows() {
+        let server = TestPageSource(Array(0..<20), openAt: 10, delivery: .synchronous)
+        let paginator = Paginator(source: server.cursor(), pageSize: 10, initialKey: server.initialCursor)
         paginator.refresh()
-        server.mutate { $0.insert(contentsOf: [-2, -1], at: 0) }
-        paginator.loadNextPage()
-        #expect(Array(paginator.items.value) == Array(0..<10) + Array(8..<18), "offset paging repeats 8 and 9")
-        #expect(server.items.count == 32)
+        server.insertAtTop([-1])
+        paginator.loadPreviousPage()
+        #expect(Array(paginator.items.value) == Array(0..<20))
+        paginator.loadPreviousPage()
+        #expect(Array(paginator.items.value) == [-1] + Array(0..<20), "the page above item 0 holds the new row")
+        paginator.refresh()
+        #expect(Array(paginator.items.value) == Array(10..<20), "the opening cursor still points at item 10")
     }
 }
