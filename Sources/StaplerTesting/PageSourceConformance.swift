@@ -15,6 +15,10 @@ import Stapler
 public enum PageSourceConformance {
     /// Checks `subject`, throwing the first violation found.
     ///
+    /// Without a `TestScheduler`, it blocks the calling thread while it waits for an answer: call it off
+    /// the queue the source answers on (a source that answers on the main queue, from a test on another
+    /// thread).
+    ///
     /// - Parameters:
     ///   - subject: The source and how to drive it.
     ///   - timeout: How long to wait for an answer that comes on another thread.
