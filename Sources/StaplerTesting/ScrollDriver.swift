@@ -106,9 +106,10 @@ public final class ScrollDriver<
         }
     }
 
-    /// Lands on `target` without waiting on the way: only the row it lands on is shown, so it can make the
-    /// paginator jump there through placeholders; then waits. Without placeholders it lands on the last
-    /// loaded row and scrolls on from there.
+    /// Lands on `target` without waiting on the way, then waits.
+    ///
+    /// Only the row it lands on is shown, so it can make the paginator jump there through placeholders.
+    /// Without placeholders it lands on the last loaded row and scrolls on from there.
     ///
     /// - Parameter target: A row of the list as it is when the call starts.
     /// - Throws: The errors of ``scroll(to:)``.
@@ -191,9 +192,10 @@ public final class ScrollDriver<
         }
     }
 
-    /// Moves ``row`` by the rows prepended since it was last placed. In a new generation (a jump, or a
-    /// refresh the app made) the row keeps its index: with placeholders, slots keep their place in the
-    /// whole list.
+    /// Moves ``row`` by the rows prepended since it was last placed.
+    ///
+    /// In a new generation (a jump, or a refresh the app made) the row keeps its index: with placeholders,
+    /// slots keep their place in the whole list.
     private func follow() {
         let snapshot = paginator.snapshot.value
         let newOrigin = Self.origin(of: snapshot)

@@ -2,7 +2,7 @@
 ///
 /// Two errors are equal when they name the same cause, so a test can compare the error a paginator
 /// reports with the one it expects.
-public enum TestSourceError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum TestSourceError: Error, Sendable, Hashable, CustomStringConvertible, TestKitErrorCarrying {
     /// A failure injected with ``TestFailure``, or by ``TestPageSource/fail(_:with:)``: the key of the
     /// failed request, by its description, and the request's position in the log (1 for the first).
     case injected(key: String, request: Int)
@@ -11,8 +11,8 @@ public enum TestSourceError: Error, Sendable, Hashable, CustomStringConvertible 
     case rejected(TestKitError)
 
     /// The kit error this failure carries, if it is one: ``TestKitError/unknownKey(_:)`` for a key the
-    /// fake never produced.
-    public var kitError: TestKitError? {
+    /// fake never produced. The kit's waits rethrow it.
+    public var testKitError: TestKitError? {
         if case .rejected(let error) = self { return error }
         return nil
     }

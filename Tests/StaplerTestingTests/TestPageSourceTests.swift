@@ -177,7 +177,7 @@ struct TestPageSourceTests {
         #expect(Array(paginator.items.value) == Array(10..<18))
         paginator.loadNextPage()
         let error = paginator.state.value.error?.sourceError
-        #expect(error?.kitError == .unknownKey("20"))
+        #expect(error?.testKitError == .unknownKey("20"))
         #expect(server.requests.map(\.key) == ["10", "20"])
     }
 

@@ -21,8 +21,10 @@ extension PagingEngine {
     }
 
     /// Returns after the next transition or the end of the next flush, or at once if the engine is
-    /// quiescent; or when the calling task is cancelled. What a test driver waits on while work it does not
-    /// drive (an `async` source, another thread) may make progress.
+    /// quiescent, or when the calling task is cancelled.
+    ///
+    /// What a test driver waits on while work it does not drive (an `async` source, another thread) may
+    /// make progress.
     nonisolated(nonsending) package func progressed() async {
         await wait(untilQuiescent: false)
     }
