@@ -60,7 +60,7 @@ public final class ScrollDriver<
     /// - Parameter target: A row of the list as it is when the call starts.
     /// - Throws: ``TestKitError/scrolledPastEnd(requested:count:)`` past the last row of a list whose end
     ///   is reached; ``TestKitError/stalled(row:count:)``, or the error handling's errors.
-    public func scroll(to target: Int) async throws {
+    nonisolated(nonsending) public func scroll(to target: Int) async throws {
         guard target >= 0 else { fatalError("ScrollDriver.scroll(to:): target must not be negative, got \(target)") }
         try await wait()
         if target == 0 {
@@ -89,7 +89,7 @@ public final class ScrollDriver<
     ///   - direction: ``ScrollDirection/down`` towards the bottom, ``ScrollDirection/up`` towards the top.
     ///   - predicate: Whether to go on past an item.
     /// - Throws: ``TestKitError/stalled(row:count:)``, or the error handling's errors.
-    public func scroll(_ direction: ScrollDirection, while predicate: (Item) -> Bool) async throws {
+    nonisolated(nonsending) public func scroll(_ direction: ScrollDirection, while predicate: (Item) -> Bool) async throws {
         try await wait()
         while rowCount > 0 {
             guard let item = paginator.snapshot.value.slots[row].item else {
@@ -113,7 +113,7 @@ public final class ScrollDriver<
     ///
     /// - Parameter target: A row of the list as it is when the call starts.
     /// - Throws: The errors of ``scroll(to:)``.
-    public func fling(to target: Int) async throws {
+    nonisolated(nonsending) public func fling(to target: Int) async throws {
         guard target >= 0 else { fatalError("ScrollDriver.fling(to:): target must not be negative, got \(target)") }
         let landing = min(target, max(rowCount - 1, 0))
         if landing != row {
@@ -126,7 +126,7 @@ public final class ScrollDriver<
     /// Refreshes the list and waits: the driver's row goes back to the top of the new list.
     ///
     /// - Throws: The error handling's errors.
-    public func refresh() async throws {
+    nonisolated(nonsending) public func refresh() async throws {
         started { paginator.refresh() }
         try await wait()
         row = 0
@@ -137,7 +137,7 @@ public final class ScrollDriver<
     /// Moves one row down or up, shows it and waits; returns `false` at the top of a list whose top is
     /// reached.
     @discardableResult
-    private func step(down: Bool, requested: Int?) async throws -> Bool {
+    nonisolated(nonsending) private func step(down: Bool, requested: Int?) async throws -> Bool {
         var stalls = 0
         while true {
             let count = rowCount
@@ -162,7 +162,7 @@ public final class ScrollDriver<
 
     /// Waits until the paginator is settled, follows the current row through rows prepended meanwhile,
     /// and handles the failed loads as the error handling says.
-    func wait() async throws {
+    nonisolated(nonsending) func wait() async throws {
         while true {
             try await paginator.settled(timeout: timeout, advancing: scheduler)
             follow()
@@ -172,7 +172,7 @@ public final class ScrollDriver<
     }
 
     /// Handles one failed load: rethrows it, retries it, or stops the operations with the rows shown.
-    private func handle(_ failed: FailedEngineLoad) async throws {
+    nonisolated(nonsending) private func handle(_ failed: FailedEngineLoad) async throws {
         let failure = LoadFailure(failed.direction, key: failed.key, error: String(describing: failed.error))
         switch onError {
         case .throw:

@@ -20,8 +20,9 @@ extension Paginator {
     ///   - scheduler: The test scheduler the paginator's sources, policy or deliveries run on, if any.
     /// - Throws: ``TestKitError/notSettled(pending:)`` naming what is still pending after `timeout`;
     ///   ``TestKitError/unknownKey(_:)`` when a fake source was asked for a key it never produced.
-    public func settled(timeout: Duration = .seconds(5), advancing scheduler: TestScheduler? = nil)
-        async throws(TestKitError)
+    nonisolated(nonsending) public func settled(
+        timeout: Duration = .seconds(5), advancing scheduler: TestScheduler? = nil
+    ) async throws(TestKitError)
     {
         try await SettledDriver(probe: self, scheduler: scheduler, timeout: timeout).run()
     }
@@ -35,8 +36,9 @@ extension TransformedList {
     ///   - timeout: How long to wait in real time for work that no scheduler the kit drives will finish.
     ///   - scheduler: The test scheduler the paginator's sources, policy or deliveries run on, if any.
     /// - Throws: ``TestKitError/notSettled(pending:)`` or ``TestKitError/unknownKey(_:)``.
-    public func settled(timeout: Duration = .seconds(5), advancing scheduler: TestScheduler? = nil)
-        async throws(TestKitError)
+    nonisolated(nonsending) public func settled(
+        timeout: Duration = .seconds(5), advancing scheduler: TestScheduler? = nil
+    ) async throws(TestKitError)
     {
         try await SettledDriver(probe: probe, scheduler: scheduler, timeout: timeout).run()
     }

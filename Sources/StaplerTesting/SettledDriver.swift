@@ -25,7 +25,7 @@ struct SettledDriver {
     ///
     /// - Throws: ``TestKitError/notSettled(pending:)`` when work is still pending after `timeout` with
     ///   nothing due on the scheduler; the misuse a fake source reported (an unknown key).
-    func run() async throws(TestKitError) {
+    nonisolated(nonsending) func run() async throws(TestKitError) {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while true {
@@ -49,7 +49,7 @@ struct SettledDriver {
     }
 
     /// Runs `work` until it returns or `limit` has passed, whichever comes first.
-    static func wait(atMost limit: Duration, _ work: @escaping @Sendable () async -> Void) async {
+    nonisolated(nonsending) static func wait(atMost limit: Duration, _ work: @escaping @Sendable () async -> Void) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await work() }
             group.addTask { try? await Task.sleep(for: limit) }

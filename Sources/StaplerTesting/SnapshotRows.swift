@@ -82,7 +82,7 @@ extension Paginator {
     ///   - operations: What to do with the list; nothing by default (the rows of the first page).
     /// - Returns: The loaded rows, and the failures ``SnapshotErrorHandling/returnShown`` returned.
     /// - Throws: A ``TestKitError``, or what `operations` throws.
-    public func settledRows(
+    nonisolated(nonsending) public func settledRows(
         onError: SnapshotErrorHandling = .throw, timeout: Duration = .seconds(5),
         advancing scheduler: TestScheduler? = nil,
         _ operations: (ScrollDriver<Item, Key, Query, Metadata, Failure>) async throws -> Void = { _ in }
