@@ -89,7 +89,9 @@ public final class ScrollDriver<
     ///   - direction: ``ScrollDirection/down`` towards the bottom, ``ScrollDirection/up`` towards the top.
     ///   - predicate: Whether to go on past an item.
     /// - Throws: ``TestKitError/stalled(row:count:)``, or the error handling's errors.
-    nonisolated(nonsending) public func scroll(_ direction: ScrollDirection, while predicate: (Item) -> Bool) async throws {
+    nonisolated(nonsending) public func scroll(_ direction: ScrollDirection, while predicate: (Item) -> Bool)
+        async throws
+    {
         try await wait()
         while rowCount > 0 {
             guard let item = paginator.snapshot.value.slots[row].item else {

@@ -22,8 +22,7 @@ extension Paginator {
     ///   ``TestKitError/unknownKey(_:)`` when a fake source was asked for a key it never produced.
     nonisolated(nonsending) public func settled(
         timeout: Duration = .seconds(5), advancing scheduler: TestScheduler? = nil
-    ) async throws(TestKitError)
-    {
+    ) async throws(TestKitError) {
         try await SettledDriver(probe: self, scheduler: scheduler, timeout: timeout).run()
     }
 }
@@ -38,8 +37,7 @@ extension TransformedList {
     /// - Throws: ``TestKitError/notSettled(pending:)`` or ``TestKitError/unknownKey(_:)``.
     nonisolated(nonsending) public func settled(
         timeout: Duration = .seconds(5), advancing scheduler: TestScheduler? = nil
-    ) async throws(TestKitError)
-    {
+    ) async throws(TestKitError) {
         try await SettledDriver(probe: probe, scheduler: scheduler, timeout: timeout).run()
     }
 }

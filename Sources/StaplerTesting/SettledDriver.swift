@@ -49,7 +49,8 @@ struct SettledDriver {
     }
 
     /// Runs `work` until it returns or `limit` has passed, whichever comes first.
-    nonisolated(nonsending) static func wait(atMost limit: Duration, _ work: @escaping @Sendable () async -> Void) async {
+    nonisolated(nonsending) static func wait(atMost limit: Duration, _ work: @escaping @Sendable () async -> Void) async
+    {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await work() }
             group.addTask { try? await Task.sleep(for: limit) }
