@@ -18,8 +18,8 @@ extension Paginator {
     /// - Parameters:
     ///   - timeout: How long to wait in real time for work that no scheduler the kit drives will finish.
     ///   - scheduler: The test scheduler the paginator's sources, policy or deliveries run on, if any.
-    /// - Throws: ``TestKitError/notSettled(pending:)`` naming what is still pending after `timeout`;
-    ///   ``TestKitError/unknownKey(_:)`` when a fake source was asked for a key it never produced.
+    /// - Throws: ``StaplerTesting/TestKitError/notSettled(pending:)`` naming what is still pending after `timeout`;
+    ///   ``StaplerTesting/TestKitError/unknownKey(_:)`` when a fake source was asked for a key it never produced.
     nonisolated(nonsending) public func settled(
         timeout: Duration = .seconds(5), advancing scheduler: TestScheduler? = nil
     ) async throws(TestKitError) {
@@ -34,7 +34,7 @@ extension TransformedList {
     /// - Parameters:
     ///   - timeout: How long to wait in real time for work that no scheduler the kit drives will finish.
     ///   - scheduler: The test scheduler the paginator's sources, policy or deliveries run on, if any.
-    /// - Throws: ``TestKitError/notSettled(pending:)`` or ``TestKitError/unknownKey(_:)``.
+    /// - Throws: ``StaplerTesting/TestKitError/notSettled(pending:)`` or ``StaplerTesting/TestKitError/unknownKey(_:)``.
     nonisolated(nonsending) public func settled(
         timeout: Duration = .seconds(5), advancing scheduler: TestScheduler? = nil
     ) async throws(TestKitError) {
@@ -51,7 +51,7 @@ extension TransformedList {
         /// - Parameters:
         ///   - timeout: How long to wait in real time for work that no scheduler the kit drives will finish.
         ///   - scheduler: The test scheduler the paginator's sources, policy or deliveries run on, if any.
-        /// - Throws: ``TestKitError/notSettled(pending:)`` or ``TestKitError/unknownKey(_:)``.
+        /// - Throws: ``StaplerTesting/TestKitError/notSettled(pending:)`` or ``StaplerTesting/TestKitError/unknownKey(_:)``.
         public func settled(timeout: Duration = .seconds(5), advancing scheduler: TestScheduler? = nil)
             async throws(TestKitError)
         {

@@ -63,7 +63,7 @@ public struct ShownRows<Item: Sendable>: Sendable {
 }
 
 extension Paginator {
-    /// Runs `operations` on a ``ScrollDriver`` over this paginator, as a user would scroll its list, and
+    /// Runs `operations` on a ``StaplerTesting/ScrollDriver`` over this paginator, as a user would scroll its list, and
     /// returns the rows once it is settled.
     ///
     /// ```swift
@@ -80,8 +80,8 @@ extension Paginator {
     ///     finish.
     ///   - scheduler: The test scheduler the paginator's sources, policy or deliveries run on, if any.
     ///   - operations: What to do with the list; nothing by default (the rows of the first page).
-    /// - Returns: The loaded rows, and the failures ``SnapshotErrorHandling/returnShown`` returned.
-    /// - Throws: A ``TestKitError``, or what `operations` throws.
+    /// - Returns: The loaded rows, and the failures ``StaplerTesting/SnapshotErrorHandling/returnShown`` returned.
+    /// - Throws: A ``StaplerTesting/TestKitError``, or what `operations` throws.
     nonisolated(nonsending) public func settledRows(
         onError: SnapshotErrorHandling = .throw, timeout: Duration = .seconds(5),
         advancing scheduler: TestScheduler? = nil,

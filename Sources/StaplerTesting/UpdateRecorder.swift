@@ -48,7 +48,7 @@ public final class UpdateRecorder<Row: Sendable, ID: Hashable & Sendable>: Senda
         observation.withLock { $0 = disposable }
     }
 
-    /// Creates a recorder of every ``ItemsUpdate`` of `paginator`.
+    /// Creates a recorder of every `ItemsUpdate` of `paginator`.
     ///
     /// - Parameters:
     ///   - paginator: The paginator to observe.
@@ -61,7 +61,7 @@ public final class UpdateRecorder<Row: Sendable, ID: Hashable & Sendable>: Senda
         }
     }
 
-    /// Creates a recorder of every ``TransformedUpdate`` of `list`.
+    /// Creates a recorder of every `TransformedUpdate` of `list`.
     ///
     /// - Parameters:
     ///   - list: The transformed list to observe.
