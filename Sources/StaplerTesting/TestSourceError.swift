@@ -10,8 +10,9 @@ public enum TestSourceError: Error, Sendable, Hashable, CustomStringConvertible,
     /// (``TestKitError/unknownKey(_:)``).
     case rejected(TestKitError)
 
-    /// The kit error this failure carries, if it is one: ``TestKitError/unknownKey(_:)`` for a key the
-    /// fake never produced. The kit's waits rethrow it.
+    /// The kit error this failure carries, if it is one.
+    ///
+    /// It is ``TestKitError/unknownKey(_:)`` for a key the fake never produced; the kit's waits rethrow it.
     public var testKitError: TestKitError? {
         if case .rejected(let error) = self { return error }
         return nil
