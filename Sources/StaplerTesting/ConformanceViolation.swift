@@ -1,6 +1,6 @@
 import Stapler
 
-/// The first rule a page source broke under ``PageSourceConformance/check(_:)``: where, for which key,
+/// The first rule a page source broke under ``PageSourceConformance/check(_:timeout:)``: where, for which key,
 /// with which items, in words.
 public struct ConformanceViolation: Error, Sendable, Hashable, CustomStringConvertible {
     /// The direction of the load that showed the violation.

@@ -95,7 +95,7 @@ struct ConformanceWalker<
         let described = describeKey(key)
         switch subject.answer(to: request, timeout: timeout) {
         case .page(let page)?:
-            guard page.items.count <= subject.pageSize else {
+            guard page.items.count <= subject.pageSize || subject.source.ignoresPageSize else {
                 throw ConformanceViolation(
                     direction: direction, key: described, ids: page.items.map { String(describing: subject.id($0)) },
                     description: "\(direction) from key \(described) returned \(page.items.count) items, more than "

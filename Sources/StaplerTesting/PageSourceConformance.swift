@@ -2,18 +2,23 @@ import Dispatch
 import Reactive
 import Stapler
 
-/// Runs a page source through the rules a paginator relies on, and reports the first one it breaks.
+/// Runs an app's page source through the rules a paginator relies on, and reports the first one it
+/// breaks.
 ///
-/// ``check(_:timeout:)`` opens the list at the first key and at every other opening key, walks each
-/// opening to both ends, and checks that:
+/// ``check(_:timeout:)`` loads every page through the source itself, as a paginator does: a source made
+/// with a page model gets that model's own keys, request sizes and ends, so the check sees what a
+/// paginator would see. It opens the list at the source's first key and at every other opening key of the
+/// subject, walks each opening to both ends, and checks that:
 /// - every load answers (synchronously, on the subject's `TestScheduler`, or on another thread within
-///   the timeout) with a page, and no page holds more items than the page size;
+///   the timeout) with a page, and no page holds more items than the page size (a single load's page
+///   may hold the whole list);
 /// - every item comes exactly once, whichever key the list opened at, and in the same order as from the
 ///   first key (an item missing from a walk is reported as unreachable from that opening);
 /// - keys round-trip: the previous key of each page leads back to the items just before it;
 /// - a page without a next key, or an empty page, ends the list; a walk that never ends is reported.
 public enum PageSourceConformance {
-    /// Checks `subject`, throwing the first violation found.
+    /// Checks the source of `subject`, throwing the first violation found; it returns only if the source
+    /// keeps every rule from every opening.
     ///
     /// Without a `TestScheduler`, it blocks the calling thread while it waits for an answer: call it off
     /// the queue the source answers on (a source that answers on the main queue, from a test on another
@@ -70,8 +75,8 @@ enum LoadAnswer<Page: Sendable>: Sendable {
 }
 
 extension PageSourceUnderTest {
-    /// Starts the load of `request` and waits for its first answer: at once, by running the scheduler,
-    /// or for `timeout` on another thread.
+    /// Starts the load of `request` through the source, as a paginator does, and waits for its first
+    /// answer: at once, by running the scheduler, or for `timeout` on another thread.
     func answer(
         to request: PageRequest<Key, Query>, timeout: Duration
     ) -> LoadAnswer<Page<Item, Key, Metadata>>? {
@@ -85,9 +90,10 @@ extension PageSourceUnderTest {
             }
             if first { answered.signal() }
         }
-        let disposable = load(request).start { event in
+        let disposable = source.load(request) { event in
             switch event {
             case .value(let page): settle(.page(page))
+            case .failed(.source(let error)): settle(.failed("failed: \(error)"))
             case .failed(let error): settle(.failed("failed: \(error)"))
             case .completed: settle(.failed("completed without a page"))
             case .interrupted: settle(.failed("was interrupted"))

@@ -8,13 +8,32 @@ import Testing
 private func offsetSource(
     count: Int = 100, pageSize: Int = 10, openingAt keys: [Int], previousKey: @escaping @Sendable (Int) -> Int?
 ) -> PageSourceUnderTest<Int, Int, Void, Void, Never, Int> {
-    PageSourceUnderTest(firstKey: 0, openingAt: keys, pageSize: pageSize) { request in
+    let source = PageSource<Int, Int, Void, Void, Never>(firstKey: 0) { request in
         let start = min(request.key, count)
         let end = min(count, start + request.pageSize)
         return SignalProducer(
             value: Page(
                 items: Array(start..<end), previousKey: previousKey(start), nextKey: end < count ? end : nil))
     }
+    return PageSourceUnderTest(source: source, openingAt: keys, pageSize: pageSize)
+}
+
+/// An app's offset response: a slice of rows and their total.
+private struct RowsResponse: PaginatedResponse {
+    let items: [Int]
+    let total: Int
+}
+
+/// An app's cursor response: a slice of rows and the cursor after them.
+private struct CursorRowsResponse: CursorPageResponse {
+    let items: [Int]
+    let nextCursor: String?
+}
+
+/// The rows of `rows` from `offset`, at most `size` of them.
+private func slice(_ rows: [Int], from offset: Int, size: Int) -> [Int] {
+    let start = min(max(0, offset), rows.count)
+    return Array(rows[start..<min(rows.count, start + size)])
 }
 
 /// The violation `check` throws, or `nil` if the subject passes.
@@ -66,16 +85,50 @@ struct PageSourceConformanceTests {
 
     @Test("P68: a short page and an empty last page both end the list; a page over the page size fails")
     func endsOfTheList() throws {
-        let emptyLast = PageSourceUnderTest<Int, Int, Void, Void, Never, Int>(firstKey: 0, pageSize: 10) { request in
+        let emptyLast = PageSource<Int, Int, Void, Void, Never>(firstKey: 0) { request in
             let items = request.key < 25 ? Array(request.key..<min(25, request.key + 10)) : []
             return SignalProducer(value: Page(items: items, nextKey: request.key + items.count))
         }
-        #expect(violation(emptyLast) == nil)
-        let oversized = PageSourceUnderTest<Int, Int, Void, Void, Never, Int>(firstKey: 0, pageSize: 10) { request in
+        #expect(violation(PageSourceUnderTest(source: emptyLast, pageSize: 10)) == nil)
+        let oversized = PageSource<Int, Int, Void, Void, Never>(firstKey: 0) { _ in
             SignalProducer(value: Page(items: Array(0..<12), nextKey: nil))
         }
         #expect(
-            violation(oversized)?.description == "refresh from key 0 returned 12 items, more than the page size 10")
+            violation(PageSourceUnderTest(source: oversized, pageSize: 10))?.description
+                == "refresh from key 0 returned 12 items, more than the page size 10")
+    }
+
+    @Test("P68: an app's offset source passes through the offset model's own keys; one ignoring the size fails")
+    func appOffsetSource() throws {
+        let rows = Array(0..<95)
+        let source = PageSource<Int, Int, Void, RowsResponse, Never>.offset { offset, size, _ in
+            SignalProducer(value: RowsResponse(items: slice(rows, from: offset, size: size), total: rows.count))
+        }
+        #expect(
+            violation(PageSourceUnderTest(source: source, openingAt: [33], openingAtPositions: [50, 94], pageSize: 10))
+                == nil)
+        // The model cuts the prepend above offset 3 to the 3 rows before it; a closure that answers a whole
+        // page anyway sends rows 3-9 twice.
+        let sizeIgnored = PageSource<Int, Int, Void, RowsResponse, Never>.offset { offset, _, _ in
+            SignalProducer(value: RowsResponse(items: slice(rows, from: offset, size: 10), total: rows.count))
+        }
+        let found = try #require(violation(PageSourceUnderTest(source: sizeIgnored, openingAt: [33], pageSize: 10)))
+        #expect(found.description == "prepend from key 0 returned ids 3–9, already loaded from key 3")
+    }
+
+    @Test("P68: an app's cursor source whose next cursor points at its page's last row fails, naming the cursor")
+    func appCursorSourceWithABug() throws {
+        let rows = Array(0..<40)
+        let source = PageSource<Int, String?, Void, CursorRowsResponse, Never>.cursor { cursor, size, _ in
+            let offset = cursor.flatMap { Int($0.dropFirst()) } ?? 0
+            let items = slice(rows, from: offset, size: size)
+            let end = offset + items.count
+            return SignalProducer(
+                value: CursorRowsResponse(items: items, nextCursor: end < rows.count ? "i\(end - 1)" : nil))
+        }
+        let found = try #require(violation(PageSourceUnderTest(source: source, pageSize: 10)))
+        #expect(found.description == "append from key i9 returned ids 9, already loaded from key nil")
+        #expect(found.direction == .append && found.key == "i9" && found.ids == ["9"])
     }
 
     @Test("P68: the fake passes for every page model, opened at the start, the middle and the end, synchronously")
@@ -98,9 +151,7 @@ struct PageSourceConformanceTests {
     func neverAnswers() {
         let scheduler = TestScheduler()
         let server = TestPageSource(Array(0..<30), delivery: .manual)
-        let subject = PageSourceUnderTest(firstKey: 0, pageSize: 10, query: (), scheduler: scheduler) {
-            server.loadCustomPage($0)
-        }
+        let subject = PageSourceUnderTest(source: server.custom(), pageSize: 10, scheduler: scheduler)
         #expect(
             violation(subject)?.description == "refresh from key 0 was not answered when its scheduler ran out of work")
     }
@@ -108,28 +159,24 @@ struct PageSourceConformanceTests {
     private func expectFakePasses(delivery: TestDelivery, scheduler: TestScheduler?) {
         let all = Array(0..<95)
         let server = TestPageSource(all, delivery: delivery, strictKeys: false)
-        let id: @Sendable (Int) -> Int = { $0 }
         let custom = PageSourceUnderTest(
-            firstKey: 0, openingAt: [47, 90, 94], pageSize: 10, query: (), scheduler: scheduler
-        ) { server.loadCustomPage($0) }
-        let offset = PageSourceUnderTest.offset(
-            openingAt: [47, 90, 94], pageSize: 10, query: (), scheduler: scheduler, id: id
-        ) { server.loadOffset($0, size: $1, query: $2) }
-        let numbered = PageSourceUnderTest.pageNumber(
-            openingAt: [PageNumberKey(page: 5, itemsBefore: 40), PageNumberKey(page: 10, itemsBefore: 90)],
-            pageSize: 10, query: (), scheduler: scheduler, id: id
-        ) { server.loadPage($0, size: $1, query: $2) }
-        let cursor = PageSourceUnderTest.cursor(
-            openingAt: ["c47", "c94"], pageSize: 10, query: (), scheduler: scheduler, id: id
-        ) { server.loadCursor($0, size: $1, query: $2) }
-        let exhaustible = PageSourceUnderTest.exhaustible(pageSize: 10, query: (), scheduler: scheduler, id: id) {
-            server.loadExhaustible($0, size: $1, query: $2)
-        }
+            source: server.custom(), openingAt: [47, 90, 94], pageSize: 10, scheduler: scheduler)
+        let offset = PageSourceUnderTest(
+            source: server.offset(), openingAt: [47, 90, 94], pageSize: 10, scheduler: scheduler)
+        let numbered = PageSourceUnderTest(
+            source: server.pageNumber(), openingAtPositions: [47, 94], pageSize: 10, scheduler: scheduler)
+        let cursor = PageSourceUnderTest(
+            source: server.cursor(), openingAt: ["c47", "c94"], pageSize: 10, scheduler: scheduler)
+        let exhaustible = PageSourceUnderTest(source: server.exhaustible(), pageSize: 10, scheduler: scheduler)
+        let singleLoad = PageSourceUnderTest(source: server.singleLoad(), pageSize: 10, scheduler: scheduler)
+        #expect(
+            numbered.openingKeys == [PageNumberKey(page: 5, itemsBefore: 40), PageNumberKey(page: 10, itemsBefore: 90)])
         #expect(violation(custom) == nil)
         #expect(violation(offset) == nil)
         #expect(violation(numbered) == nil)
         #expect(violation(cursor) == nil)
         #expect(violation(exhaustible) == nil)
+        #expect(violation(singleLoad) == nil)
         #expect(server.requestCount > 50, "the checks drove the fake")
     }
 }

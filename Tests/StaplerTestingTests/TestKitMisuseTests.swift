@@ -8,10 +8,21 @@ struct TestKitMisuseTests {
     @Test("P68: a page size of 0 for a conformance check traps, naming pageSize")
     func zeroPageSizeTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = PageSourceUnderTest<Int, Int, Void, Void, Never, Int>(firstKey: 0, pageSize: 0) { _ in .empty }
+            let source = PageSource<Int, Int, Void, Void, Never>(firstKey: 0) { _ in .empty }
+            _ = PageSourceUnderTest(source: source, pageSize: 0)
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(stderr.contains("pageSize"))
+    }
+
+    @Test("P68: opening a conformance check at a position of a cursor source traps, naming openingAtPositions")
+    func positionOfACursorSourceTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let server = TestPageSource(Array(0..<10))
+            _ = PageSourceUnderTest(source: server.cursor(), openingAtPositions: [5], pageSize: 10)
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("openingAtPositions"))
     }
 
     @Test("P68: a fake opened past the end of its list traps, naming openAt")

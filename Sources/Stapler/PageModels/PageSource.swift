@@ -23,12 +23,16 @@ public struct PageSource<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     /// sink, instead of lifting it through operators: a page costs one producer start and one observer.
     @usableFromInline let start: @Sendable (PageRequest<Key, Query>, _ sink: Sink) -> any Disposable
     /// Whether the model asks for no page size (a single load): a paginator over it needs none.
-    @usableFromInline var ignoresPageSize = false
+    ///
+    /// Package-visible so that the test kit's conformance check lets such a page hold the whole list.
+    @usableFromInline package internal(set) var ignoresPageSize = false
     /// The page model this source was made with (a saved list restores onto the same model only).
     @usableFromInline var model = PageModelKind.custom
     /// The key of the page that holds position `slot` of the whole list, for pages of `pageSize`, when
     /// the model can compute one (offsets and page numbers; a cursor cannot): what a jump loads.
-    @usableFromInline var slotKey: (@Sendable (_ slot: Int, _ pageSize: Int) -> Key)?
+    ///
+    /// Package-visible so that the test kit's conformance check opens a list at a position with it.
+    @usableFromInline package internal(set) var slotKey: (@Sendable (_ slot: Int, _ pageSize: Int) -> Key)?
 
     @inlinable
     init(firstKey: Key, start: @escaping @Sendable (PageRequest<Key, Query>, _ sink: Sink) -> any Disposable) {
@@ -69,6 +73,25 @@ public struct PageSource<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 }
 
 extension PageSource {
+    /// Starts the load of `request` outside a paginator, through the same code a paginator runs (the
+    /// page model's request, its page of each response), handing every event of the load to `receive`;
+    /// the disposable interrupts it.
+    ///
+    /// It is the test kit's way in: its conformance check walks an app's own source with it. A failure of
+    /// the source arrives as ``PagingError/source(_:)``, like in a paginator; nothing checks the page (a
+    /// repeated key, a negative total), which is the engine's work.
+    ///
+    /// - Parameters:
+    ///   - request: The request to load.
+    ///   - receive: Takes each event of the load, on whatever thread the source sends it.
+    /// - Returns: The disposable of the load.
+    package func load(
+        _ request: PageRequest<Key, Query>,
+        _ receive: @escaping @Sendable (Signal<Page<Item, Key, Metadata>, PagingError<Failure>>.Event) -> Void
+    ) -> any Disposable {
+        start(request, Sink(receiver: { event, _ in receive(event) }, ticket: 0))
+    }
+
     /// This source, marked as made with the page model `kind`, which computes the key of a position
     /// with `slotKey` if it can.
     @inlinable
