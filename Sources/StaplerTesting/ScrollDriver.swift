@@ -2,7 +2,7 @@ import Reactive
 import Stapler
 
 /// Scrolls a paginator as a list view does, for a test: the operations of
-/// ``Stapler/Paginator/settledRows(onError:timeout:advancing:_:)``.
+/// `Paginator.settledRows(onError:timeout:advancing:_:)`.
 ///
 /// The driver moves a current row through the list and, like a list view, tells the paginator which rows
 /// are shown only through `preload(index:)`; it never calls `loadNextPage()` itself. Rows are slots: with
