@@ -19,7 +19,9 @@ struct FakeSourceSettleTests {
         }
     }
 
-    @Test("P68: app code that adds the page size to a short page's offset asks for a key never produced; settled() names it")
+    @Test(
+        "P68: app code that adds the page size to a short page's offset asks for a key never produced; settled() names it"
+    )
     func P68_appComputedKeyFailsTheTest() async {
         let fake = TestPageSource(Array(0..<100), delivery: .synchronous, pageCap: 8)
         // The app's own source: its next key is the request's offset plus the page size, whatever came back.
