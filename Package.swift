@@ -55,7 +55,9 @@ let package = Package(
         .testTarget(
             name: "ReactiveTests", dependencies: ["Reactive", "TestSupport", "MallocCounter"],
             swiftSettings: testSettings),
-        .testTarget(name: "StaplerTests", dependencies: ["Stapler", "TestSupport"], swiftSettings: testSettings),
+        .testTarget(
+            name: "StaplerTests", dependencies: ["Stapler", "StaplerTesting", "TestSupport"],
+            swiftSettings: testSettings),
         .testTarget(
             name: "StaplerTestingTests", dependencies: ["StaplerTesting", "Stapler", "Reactive", "TestSupport"],
             swiftSettings: testSettings),

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Reactive
 import Stapler
+import StaplerTesting
 import TestSupport
 import Testing
 
@@ -9,15 +10,11 @@ import Testing
 extension PagingHazardTests {
 
     @Test("P1: 16 threads calling loadNextPage and preload while pages arrive request keys 0, s, 2s… with no repeat")
-    func P1_concurrentLoadNextStress() {
+    func P1_concurrentLoadNextStress() async throws {
         for _ in 0..<3 {
-            let backend = QueueBackend<Int, Response, ServerError> { offset in
-                .success(page(offset, 10, total: 1_000_000))
-            }
-            let paginator = Paginator(
-                source: .offset { offset, _, _ in backend.producer(offset) }, pageSize: 10, prefetchDistance: 2)
-            paginator.refresh()
-            backend.drain()
+            let server = TestPageSource(Array(0..<1_000_000))  // answers on another thread
+            let paginator = Paginator(source: server.offset(), pageSize: 10, prefetchDistance: 2)
+            await paginator.refresh()
             raceFromBarrier(threads: 16) { thread in
                 // 200 calls each at least, and on until 30 pages have arrived, so that the calls overlap the
                 // answers (200 calls alone end before the first answer).
@@ -32,8 +29,8 @@ extension PagingHazardTests {
                     if step % 64 == 0 { sched_yield() }
                 }
             }
-            backend.drain()
-            let keys = backend.keys
+            try await paginator.settled(timeout: .seconds(10))
+            let keys = server.requests.map(\.offset)
             #expect(keys.count >= 30, "the racers loaded pages")
             #expect(keys == Array(stride(from: 0, to: keys.count * 10, by: 10)))
             #expect(Array(paginator.items.value) == Array(0..<keys.count * 10))

@@ -2,6 +2,7 @@ import Dispatch
 import Observation
 import Reactive
 import Stapler
+import StaplerTesting
 import TestSupport
 import Testing
 
@@ -10,17 +11,8 @@ import Testing
 struct PagingModelTests {
     typealias Model = PagingModel<Int, Int, String, Response, ServerError>
 
-    /// Waits on the main actor (letting it run what the model scheduled) until `condition` holds.
-    func until(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<20_000 {
-            if condition() { return true }
-            try? await Task.sleep(nanoseconds: 1_000_000)
-        }
-        return condition()
-    }
-
     @Test("P38: answers from a background queue reach the model on the main actor; once quiet it equals the paginator")
-    func P38_backgroundAnswers() async {
+    func P38_backgroundAnswers() async throws {
         let server = TwoEndedServer()
         let paginator = offsetPaginator(server)
         let model = Model(paginator)
@@ -31,15 +23,15 @@ struct PagingModelTests {
             synchronously { paginator.loadNextPage() }
             answer(server.last, total: 100, on: background)
         }
-        await Task.yield()
-        #expect(await until { model.items.count == 30 })
+        try await model.settled(timeout: .seconds(5))
+        #expect(model.items.count == 30)
         #expect(model.items == paginator.items.value)
         #expect(model.loadStates == paginator.loadStates.value)
         #expect(model.snapshotsApplied >= 1)
     }
 
     @Test("P38: every change a view observes comes with the matching load states (never page 3's rows still loading)")
-    func P38_neverTorn() async {
+    func P38_neverTorn() async throws {
         let server = TwoEndedServer()
         let paginator = offsetPaginator(server)
         let model = Model(paginator)
@@ -52,7 +44,8 @@ struct PagingModelTests {
             answer(server.last, total: 40, on: DispatchQueue(label: "bg"))
             await Task.yield()
         }
-        #expect(await until { model.items.count == 40 })
+        try await model.settled(timeout: .seconds(5))
+        #expect(model.items.count == 40)
         #expect(tracker.torn.isEmpty, "\(tracker.torn)")
         #expect(tracker.checks >= 1)
     }
@@ -73,7 +66,7 @@ struct PagingModelTests {
     }
 
     @Test("P38: 8 background threads load and answer while the main actor reads; then the model equals the paginator")
-    func P38_racingThreads() async {
+    func P38_racingThreads() async throws {
         let server = TwoEndedServer()
         let paginator = offsetPaginator(server, initialKey: 500)
         let model = Model(paginator)
@@ -105,7 +98,8 @@ struct PagingModelTests {
             await Task.yield()
         }
         while let request = server.pending.first { answer(request, total: 1_000) }
-        #expect(await until { model.items == paginator.items.value })
+        try await model.settled(timeout: .seconds(5))
+        #expect(model.items == paginator.items.value)
         #expect(model.loadStates == paginator.loadStates.value)
         #expect(rowCounts.allSatisfy { $0 % 10 == 0 }, "the model showed a part of a page: \(rowCounts)")
     }

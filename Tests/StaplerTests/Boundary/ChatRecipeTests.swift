@@ -1,5 +1,6 @@
 import Reactive
 import Stapler
+import StaplerTesting
 import TestSupport
 import Testing
 
@@ -59,17 +60,8 @@ func makeMessages(api: ChatAPI) -> Paginator<ChatMessage, Int?, Void, ChatMessag
 
 @Suite("The chat recipe")
 struct ChatRecipeTests {
-    /// Waits, yielding, until `condition` holds (the source answers on another task).
-    func until(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<20_000 {
-            if condition() { return true }
-            try? await Task.sleep(nanoseconds: 100_000)
-        }
-        return condition()
-    }
-
     @Test("the recipe: newest page, older on scroll up, live messages, and a catch-up after a reconnect")
-    func recipe() async {
+    func recipe() async throws {
         let api = ChatAPI(count: 100)
         let messages = makeMessages(api: api)
         #expect(await messages.refresh() == .loaded)
@@ -81,7 +73,8 @@ struct ChatRecipeTests {
         #expect(messages.insert(contentsOf: [live], at: .bottom) == .applied)
         api.receive(45)
         #expect(synchronously { messages.catchUp(at: .bottom) } == .started)
-        #expect(await until { messages.loadStates.value.append == .idle(endReached: true) })
+        try await messages.settled(timeout: .seconds(5))  // the source answers on another task
+        #expect(messages.loadStates.value.append == .idle(endReached: true))
         #expect(messages.items.value.map(\.id) == Array(40..<145), "every message once, none missed")
         #expect(messages.items.value.allSatisfy { $0.isSent }, "the server's copy replaced the live row")
     }

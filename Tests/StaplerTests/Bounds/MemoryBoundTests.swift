@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Reactive
 import Stapler
+import StaplerTesting
 import TestSupport
 import Testing
 
@@ -56,22 +57,18 @@ struct MemoryBoundTests {
 
     @Test("P29: at the smallest bound, the page loaded for the row shown stays: no drop-reload loop")
     func P29_noDropReloadLoopAtTheSmallestBound() {
-        let requests = Locked<[Int]>([])
-        let paginator = Paginator<Int, Int, Void, Response, ServerError>(
-            source: .offset { offset, size, _ in
-                requests.append(offset)
-                return SignalProducer(value: page(offset, max(0, min(size, 40 - offset)), total: 40))
-            }, pageSize: 16, prefetchDistance: 8, maxPages: 2)
+        let server = TestPageSource(Array(0..<40), delivery: .synchronous)
+        let paginator = Paginator(source: server.offset(), pageSize: 16, prefetchDistance: 8, maxPages: 2)
         paginator.refresh()
         paginator.loadNextPage()
         for _ in 0..<5 { paginator.preload(index: 23) }
-        #expect(requests.value == [0, 16, 32], "each preload of row 23 would reload a dropped page")
+        #expect(server.requests.map(\.offset) == [0, 16, 32], "each preload of row 23 would reload a dropped page")
         #expect(Array(paginator.items.value) == Array(0..<40))
         #expect(paginator.pages.value == 3, "one page over the bound while a drop would reload at once")
         paginator.preload(index: 39)
         #expect(paginator.pages.value == 2, "the row moved on: the top page goes")
         #expect(Array(paginator.items.value) == Array(16..<40))
-        #expect(requests.value == [0, 16, 32])
+        #expect(server.requests.map(\.offset) == [0, 16, 32])
     }
 
     @Test("P29: a bound that cannot hold one page and both prefetch windows traps, naming maxPages")
@@ -88,12 +85,9 @@ struct MemoryBoundTests {
     @Test("P29: a random scroll walk over a synchronous server keeps at most 3 pages and every row near the one shown")
     func P29_randomScrollWalk() {
         let total = 1_000
-        let requests = Locked(0)
-        let paginator = Paginator<Int, Int, Void, Response, ServerError>(
-            source: .offset { offset, size, _ in
-                requests.increment(by: 1)
-                return SignalProducer(value: page(offset, max(0, min(size, total - offset)), total: total))
-            }, pageSize: 10, initialKey: 500, prefetchDistance: 5, maxPages: 3)
+        let server = TestPageSource(Array(0..<total), openAt: 500, delivery: .synchronous)
+        let paginator = Paginator(
+            source: server.offset(), pageSize: 10, initialKey: server.initialOffset, prefetchDistance: 5, maxPages: 3)
         let mirror = Mirror(paginator)
         paginator.refresh()
         var generator = SplitMix(seed: 29)
@@ -109,7 +103,7 @@ struct MemoryBoundTests {
             #expect(window.allSatisfy(after.contains), "step \(step): a row near the one shown was dropped")
             cursor = min(max(cursor + Int.random(in: -3...3, using: &generator), 0), total - 5)
         }
-        #expect(requests.value <= steps, "no drop-reload loop: \(requests.value) requests in \(steps) steps")
+        #expect(server.requestCount <= steps, "no drop-reload loop: \(server.requestCount) requests in \(steps) steps")
         #expect(mirror.failures.isEmpty, "\(mirror.failures.prefix(3))")
     }
 
@@ -280,7 +274,7 @@ struct MemoryBoundTests {
     /// Shows the rows with ids `visible`: calls `preload(index:)` for each, at its index in the latest
     /// snapshot (a list's indices move when a page lands above). Records an issue and returns false if
     /// one of them is not loaded.
-    func showRows(_ visible: Range<Int>, of paginator: Paginator<Int, Int, some Any, Response, ServerError>, step: Int)
+    func showRows(_ visible: Range<Int>, of paginator: Paginator<Int, Int, some Any, some Any, some Error>, step: Int)
         -> Bool
     {
         for id in visible {
