@@ -42,4 +42,26 @@ struct TestKitMisuseTests {
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(stderr.contains("times"))
     }
+
+    @Test("P69: scrolling to a negative row traps, naming target")
+    func negativeScrollTargetTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let server = TestPageSource(Array(0..<10), delivery: .synchronous)
+            let paginator = Paginator(source: server.offset(), pageSize: 5, query: ())
+            _ = try? await paginator.settledRows { try await $0.scroll(to: -1) }
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("target"))
+    }
+
+    @Test("P70: retrying a negative number of times traps, naming retry(max:)")
+    func negativeRetriesTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let server = TestPageSource(Array(0..<10), delivery: .synchronous)
+            let paginator = Paginator(source: server.offset(), pageSize: 5, query: ())
+            _ = try? await paginator.settledRows(onError: .retry(max: -1))
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("retry(max:)"))
+    }
 }
