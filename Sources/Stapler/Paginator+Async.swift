@@ -93,8 +93,9 @@ extension Paginator {
     /// #expect(paginator.items.value.count == 100)
     /// ```
     ///
-    /// It returns at once when nothing is pending (a paginator that never started, or after a call that
-    /// was ignored), and at once when the calling task is cancelled. It has no timeout of its own: a load
+    /// It returns at once, without suspending, when nothing is pending (a paginator that never started, or
+    /// a call that was ignored once the work before it is delivered), and at once when the calling task
+    /// is cancelled. It has no timeout of its own: a load
     /// nobody answers is waited for until it is answered. Tests wait with StaplerTesting's
     /// `settled(timeout:)`, which fails naming what is still pending, and which advances a
     /// `TestScheduler` through the pending work.

@@ -35,9 +35,13 @@ public final class ScrollDriver<
     /// Where the slots of the generation's first page start, in the snapshot ``row`` refers to: rows
     /// prepended since move both.
     private var origin = 0
-    /// The generation ``row`` refers to.
-    private var generation: UInt64 = 0
-    /// The requests made for each failed edge and key, counting the first.
+    /// The row a scroll goes to, moved like ``row`` by rows prepended meanwhile.
+    private var goal: Int?
+    /// The list ``row`` refers to (a new list starts with each first page, a catch-up that could not meet
+    /// the rows, or a restored list).
+    private var list: UInt64 = 0
+    /// The requests made for each failed edge and key, counting the first, since the list was last settled
+    /// with no failure.
     private var attempts: [String: Int] = [:]
 
     init(
@@ -50,7 +54,7 @@ public final class ScrollDriver<
         self.scheduler = scheduler
         let snapshot = paginator.snapshot.value
         origin = Self.origin(of: snapshot)
-        generation = snapshot.generation
+        list = snapshot.listSerial
     }
 
     // MARK: Operations
@@ -62,15 +66,22 @@ public final class ScrollDriver<
     ///   is reached; ``TestKitError/stalled(row:count:)``, or the error handling's errors.
     nonisolated(nonsending) public func scroll(to target: Int) async throws {
         guard target >= 0 else { fatalError("ScrollDriver.scroll(to:): target must not be negative, got \(target)") }
+        follow()
+        try await scroll(toGoal: target)
+    }
+
+    /// Scrolls to row `target` of the list as it was when the operation started (``goal``, which rows
+    /// prepended since move), or to the top of the list for 0, one row at a time.
+    nonisolated(nonsending) private func scroll(toGoal target: Int) async throws {
+        goal = target
+        defer { goal = nil }
         try await wait()
         if target == 0 {
             // The top of the list, however many pages are prepended on the way.
             while try await step(down: false, requested: target) {}
             return
         }
-        let anchored = target - origin
-        while true {
-            let goal = anchored + origin
+        while let goal {
             if row < goal {
                 try await step(down: true, requested: target)
             } else if row > goal {
@@ -117,12 +128,13 @@ public final class ScrollDriver<
     /// - Throws: The errors of ``scroll(to:)``.
     nonisolated(nonsending) public func fling(to target: Int) async throws {
         guard target >= 0 else { fatalError("ScrollDriver.fling(to:): target must not be negative, got \(target)") }
+        follow()
         let landing = min(target, max(rowCount - 1, 0))
         if landing != row {
             row = landing
             paginator.preload(index: row)
         }
-        try await scroll(to: target)
+        try await scroll(toGoal: target)
     }
 
     /// Refreshes the list and waits: the driver's row goes back to the top of the new list.
@@ -168,43 +180,53 @@ public final class ScrollDriver<
         while true {
             try await paginator.settled(timeout: timeout, advancing: scheduler)
             follow()
-            guard let failed = paginator.failedLoads().first else { return }
+            let failed = paginator.failedLoads()
+            guard !failed.isEmpty else {
+                // A request that succeeded starts its count again if it fails later.
+                attempts.removeAll()
+                return
+            }
             try await handle(failed)
         }
     }
 
-    /// Handles one failed load: rethrows it, retries it, or stops the operations with the rows shown.
-    nonisolated(nonsending) private func handle(_ failed: FailedEngineLoad) async throws {
-        let failure = LoadFailure(failed.direction, key: failed.key, error: String(describing: failed.error))
+    /// Handles the failed loads: rethrows the first, retries them all, or stops the operations with the
+    /// rows shown.
+    nonisolated(nonsending) private func handle(_ failed: [FailedEngineLoad]) async throws {
+        let failures = failed.map { LoadFailure($0.direction, key: $0.key, error: String(describing: $0.error)) }
         switch onError {
         case .throw:
-            throw TestKitError.loadFailed(direction: failed.direction, key: failed.key, underlying: failure.error)
+            let first = failures[0]
+            throw TestKitError.loadFailed(direction: first.direction, key: first.key, underlying: first.error)
         case .retry(let max):
-            let id = "\(failed.direction)/\(failed.key)"
-            let made = attempts[id, default: 1]
-            guard made <= max else {
-                throw TestKitError.retriesExhausted(
-                    direction: failed.direction, key: failed.key, attempts: made, lastError: failure.error)
+            // `retry()` asks again for every failed edge: each one's request counts.
+            for failure in failures {
+                let made = attempts[failure.id, default: 1]
+                guard made <= max else {
+                    throw TestKitError.retriesExhausted(
+                        direction: failure.direction, key: failure.key, attempts: made, lastError: failure.error)
+                }
             }
-            attempts[id] = made + 1
+            for failure in failures { attempts[failure.id, default: 1] += 1 }
             started { paginator.retry() }
         case .returnShown:
-            failures.append(failure)
+            self.failures.append(contentsOf: failures)
             throw StopWithShownRows()
         }
     }
 
     /// Moves ``row`` by the rows prepended since it was last placed.
     ///
-    /// In a new generation (a jump, or a refresh the app made) the row keeps its index: with placeholders,
-    /// slots keep their place in the whole list.
+    /// In a new list (a jump, a refresh the app made) the row keeps its index: with placeholders, slots
+    /// keep their place in the whole list.
     private func follow() {
         let snapshot = paginator.snapshot.value
         let newOrigin = Self.origin(of: snapshot)
-        if snapshot.generation == generation {
+        if snapshot.listSerial == list {
             row += newOrigin - origin
+            goal? += newOrigin - origin
         }
-        generation = snapshot.generation
+        list = snapshot.listSerial
         origin = newOrigin
         row = min(max(row, 0), max(snapshot.slots.count - 1, 0))
     }
@@ -220,6 +242,11 @@ public final class ScrollDriver<
     private static func origin(of snapshot: PagingSnapshot<Item, Metadata, Failure>) -> Int {
         snapshot.placeholdersBefore + snapshot.leadingCount
     }
+}
+
+extension LoadFailure {
+    /// The edge and key, as the retry counts know a request.
+    fileprivate var id: String { "\(direction)/\(key)" }
 }
 
 /// Makes `call` a synchronous call: in an `async` function the paginator's `async` overload would be

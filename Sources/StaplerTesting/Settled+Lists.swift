@@ -56,7 +56,7 @@ extension TransformedList {
             async throws(TestKitError)
         {
             try await paginator.settled(timeout: timeout, advancing: scheduler)
-            await settled()
+            applyDelivered()
         }
     }
 #endif

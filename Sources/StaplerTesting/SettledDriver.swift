@@ -5,40 +5,48 @@ import Stapler
 /// `settled(timeout:advancing:)` of the kit.
 ///
 /// It asks the engine what is pending (never the load states, which may still read idle before a call's
-/// change is delivered). While work is pending and a `TestScheduler` is given, it advances that scheduler
-/// from one due instant to the next, so a source's latency, a delivery hop or a retry's backoff runs in
-/// virtual time, and never past the moment the paginator is settled. Work that no scheduler it drives will
-/// finish (an `async` source, another thread) is waited for in real time, up to the timeout: the kit's
-/// only reading of a wall clock.
+/// change is delivered). While work is pending and a `TestScheduler` is given, it runs the work already
+/// due, gives work outside virtual time (an answer hopping to the caller's actor, another thread) a turn,
+/// and then moves the clock to the next one-shot action only, so a source's latency, a delivery hop or a
+/// retry's backoff runs in virtual time and a repeating timer (a poll) alone never moves it. Work that no
+/// scheduler it drives will finish is waited for in real time, up to the timeout: the kit's only reading
+/// of a wall clock. It checks the deadline and the caller's cancellation on every turn.
 struct SettledDriver {
     let probe: any QuiescenceProbe
     let scheduler: TestScheduler?
     let timeout: Duration
 
-    /// How long one wait for off-scheduler work lasts while a test scheduler is driven: such work may put
-    /// new work on the scheduler without a step of the engine, so the driver looks again at least this
-    /// often.
+    /// How long one wait for work outside virtual time lasts while a test scheduler is driven: such work
+    /// may put new work on the scheduler without a step of the engine, so the driver looks again at least
+    /// this often.
     static let slice = Duration.milliseconds(10)
 
     /// Returns once the paginator is settled; then throws the misuse a fake source reported on a failed
     /// edge, if any.
     ///
-    /// - Throws: ``TestKitError/notSettled(pending:)`` when work is still pending after `timeout` with
-    ///   nothing due on the scheduler; the misuse a fake source reported (an unknown key).
+    /// - Throws: ``TestKitError/notSettled(pending:)`` when work is still pending after `timeout` (or when
+    ///   the calling task is cancelled); the misuse a fake source reported (an unknown key).
     nonisolated(nonsending) func run() async throws(TestKitError) {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while true {
             let pending = probe.pendingWork()
             if pending.isEmpty { break }
-            if let scheduler, let due = scheduler.nextDue {
-                scheduler.advance(to: max(due, scheduler.now))
+            let remaining = clock.now.duration(to: deadline)
+            guard remaining > .zero, !Task.isCancelled else { throw .notSettled(pending: Self.describe(pending)) }
+            guard let scheduler else {
+                await Self.wait(atMost: remaining) { await probe.settled() }
                 continue
             }
-            let remaining = clock.now.duration(to: deadline)
-            guard remaining > .zero else { throw .notSettled(pending: Self.describe(pending)) }
-            if scheduler == nil {
-                await Self.wait(atMost: remaining) { await probe.settled() }
+            if let due = scheduler.nextDue, due <= scheduler.now {
+                scheduler.advance()
+                continue
+            }
+            // Work outside virtual time gets a turn before the clock moves.
+            await Task.yield()
+            if probe.pendingWork().isEmpty { break }
+            if let due = scheduler.nextOneShotDue {
+                scheduler.advance(to: max(due, scheduler.now))
             } else {
                 await Self.wait(atMost: min(remaining, Self.slice)) { await probe.progressed() }
             }

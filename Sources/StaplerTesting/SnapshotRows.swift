@@ -92,7 +92,9 @@ extension Paginator {
         }
         let driver = ScrollDriver(self, onError: onError, timeout: timeout, scheduler: scheduler)
         do {
-            if case .uninitialized = state.value { started { refresh() } }
+            // A paginator that has not started (nothing pending, nothing delivered yet) is refreshed; one whose
+            // first load is queued but not delivered is not asked twice.
+            if case .uninitialized = state.value, pendingWork().isEmpty { started { refresh() } }
             try await driver.wait()
             try await operations(driver)
             try await driver.wait()

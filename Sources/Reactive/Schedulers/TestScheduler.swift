@@ -103,6 +103,12 @@ public final class TestScheduler: TimeScheduler {
         state.withLock { $0.queue.first?.due }
     }
 
+    /// The due instant of the next one-shot action (scheduled without a repeat interval), or `nil` if only
+    /// repeating actions, or nothing, are pending: how far ``run()`` would go.
+    public var nextOneShotDue: SchedulerInstant? {
+        state.withLock { $0.queue.first { $0.interval == nil }?.due }
+    }
+
     // MARK: Scheduling
 
     /// Queues `action` to run at the current instant, after the work already due.

@@ -48,6 +48,8 @@ extension PagingEngine {
                     flush()
                 }
             }
+            // Holding the flusher's place kept a caller of `settled()` waiting: it checks again now.
+            if claimed && !pending { resumeSettledIfQuiescent() }
             if registered { return }
         }
     }

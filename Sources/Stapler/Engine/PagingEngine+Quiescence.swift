@@ -39,19 +39,28 @@ extension PagingEngine {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let waits = state.withLock { state -> Bool in
-                    // Checked with the registration, under the same locks as every change it reads: a change
-                    // that ends the work either came before (and is seen here) or comes after and sees the
-                    // waiter.
-                    let quiet = outbox.withLock { isQuiescent(state.machine, $0) }
-                    guard !quiet, !Task.isCancelled else { return false }
-                    state.settleWaiters[id] = SettleWaiter(continuation: continuation, untilQuiescent: untilQuiescent)
+                    // Checked with the registration, under the same locks as every change it reads. The watch
+                    // is raised before the outbox is read: a flusher that lets go of its claim after this read
+                    // (under the outbox lock) then sees it, and checks again once this registration is done
+                    // (it needs the state lock); a transition that ends the work came before this check (and
+                    // is seen by it) or comes after the registration (and sees the waiter).
                     settleWatch.store(1)
+                    let quiet = outbox.withLock { isQuiescent(state.machine, $0) }
+                    guard !quiet, !Task.isCancelled else {
+                        if state.settleWaiters.isEmpty { settleWatch.store(0) }
+                        return false
+                    }
+                    state.settleWaiters[id] = SettleWaiter(continuation: continuation, untilQuiescent: untilQuiescent)
                     return true
                 }
                 if !waits { continuation.resume() }
             }
         } onCancel: {
-            state.withLock { $0.settleWaiters.removeValue(forKey: id) }?.continuation.resume()
+            let waiter = state.withLock { state -> SettleWaiter? in
+                defer { if state.settleWaiters.isEmpty { settleWatch.store(0) } }
+                return state.settleWaiters.removeValue(forKey: id)
+            }
+            waiter?.continuation.resume()
         }
     }
 
@@ -68,7 +77,10 @@ extension PagingEngine {
     @usableFromInline
     func resumeSettled() {
         let resumed = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard !state.settleWaiters.isEmpty else { return [] }
+            guard !state.settleWaiters.isEmpty else {
+                settleWatch.store(0)
+                return []
+            }
             let quiet = outbox.withLock { isQuiescent(state.machine, $0) }
             var resumed: [CheckedContinuation<Void, Never>] = []
             for (id, waiter) in state.settleWaiters where quiet || !waiter.untilQuiescent {

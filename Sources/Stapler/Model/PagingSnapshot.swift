@@ -47,7 +47,7 @@ public struct PagingSnapshot<Item: Sendable, Metadata: Sendable, Failure: Error>
     @usableFromInline var stateFailureSerial: UInt64 = 0
     /// Increases each time a first page replaces the list; indices of snapshots with another serial
     /// refer to another list.
-    @usableFromInline var listSerial: UInt64
+    @usableFromInline package var listSerial: UInt64
 
     @inlinable
     init(

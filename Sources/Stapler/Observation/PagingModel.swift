@@ -155,11 +155,18 @@
         }
 
         /// Returns when the paginator is settled (see ``Paginator/settled()``) and this model shows its
-        /// latest snapshot: the main-actor hop that applies it has run, here, before returning.
+        /// latest snapshot, or when the calling task is cancelled.
+        ///
+        /// The model applies the latest snapshot itself, on the main actor, before returning (the hop it
+        /// scheduled for it then finds nothing to apply).
         public func settled() async {
             await paginator.settled()
-            // Every publication is delivered, so the inbox holds the latest snapshot, if it was not applied
-            // yet: applied now, in this turn of the main actor; the hop scheduled for it finds nothing.
+            applyDelivered()
+        }
+
+        /// Applies the latest snapshot delivered to the model, if it has not applied it yet: once the
+        /// paginator is settled, every publication has been delivered, so the model then shows the last.
+        package func applyDelivered() {
             drain()
         }
 

@@ -1,8 +1,9 @@
 import Dispatch
 import Reactive
-import Stapler
 import TestSupport
 import Testing
+
+@testable import Stapler
 
 /// A numbered page of an `async` backend.
 struct NumberedRows: NumberedPageResponse {
@@ -85,6 +86,8 @@ struct SettledTests {
         let backend = AsyncRowsBackend()
         let paginator = backend.paginator(pageSize: 1_000)
         await paginator.refresh()
+        // The refresh's outcome is reported while its flush is still ending: wait until it has.
+        await paginator.settled()
         #expect(await paginator.loadNextPage() == .ignored(.endReached))
         var otherWorkRan = false
         Task { @MainActor in otherWorkRan = true }
@@ -126,7 +129,9 @@ struct SettledTests {
             await paginator.settled()
             returned.value = true
         }
-        for _ in 0..<50 { await Task.yield() }
+        // Until the waiter is registered with the engine (not merely started), so that cancelling it
+        // takes it out of the engine's waiters.
+        while paginator.engine.state.withLock({ $0.settleWaiters.isEmpty }) { await Task.yield() }
         #expect(!returned.value)
         waiting.cancel()
         await waiting.value
