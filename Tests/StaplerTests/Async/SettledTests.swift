@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Reactive
 import TestSupport
 import Testing
@@ -33,13 +34,18 @@ final class AsyncRowsBackend: Sendable {
 
 @Suite("Settled: the engine's own quiescence")
 struct SettledTests {
+    /// How many times the model's case runs: 2,000 by default; a fifth of `STAPLER_MODEL_SEQUENCES` when
+    /// that is set (the sanitizer passes, where each run costs ten times as much).
+    static let modelRuns =
+        ProcessInfo.processInfo.environment["STAPLER_MODEL_SEQUENCES"].flatMap(Int.init).map { $0 / 5 } ?? 2_000
+
     @Test(
         "P67: an async source behind a PagingModel: preload the last row then settle, twice, asks for pages 1-3 and shows 150 rows (2,000 runs)"
     )
     @MainActor
     func P67_modelSettlesEveryRun() async {
         var failures = 0
-        for _ in 0..<2_000 {
+        for _ in 0..<Self.modelRuns {
             let backend = AsyncRowsBackend()
             let model = PagingModel(backend.paginator())
             await model.refresh()
