@@ -20,13 +20,7 @@ extension Signal {
         _ a: Signal<Value, Error>,
         _ b: Signal<B, Error>
     ) -> Signal<(Value, B), Error> {
-        .makeOperator { input, lifetime in
-            let state = CombineLatestState<any Sendable, (Value, B), Error>(input: input, count: 2) { values in
-                (values[0] as! Value, values[1] as! B)
-            }
-            lifetime += a.observe(state.observer(at: 0) { $0 })
-            lifetime += b.observe(state.observer(at: 1) { $0 })
-        }
+        combining(LatestValues<any Sendable>.self, a, b)
     }
 
     /// A signal of the latest values of `a`, `b` and `c`; see `combineLatest(_:_:)`.
@@ -41,14 +35,7 @@ extension Signal {
         _ b: Signal<B, Error>,
         _ c: Signal<C, Error>
     ) -> Signal<(Value, B, C), Error> {
-        .makeOperator { input, lifetime in
-            let state = CombineLatestState<any Sendable, (Value, B, C), Error>(input: input, count: 3) { values in
-                (values[0] as! Value, values[1] as! B, values[2] as! C)
-            }
-            lifetime += a.observe(state.observer(at: 0) { $0 })
-            lifetime += b.observe(state.observer(at: 1) { $0 })
-            lifetime += c.observe(state.observer(at: 2) { $0 })
-        }
+        combining(LatestValues<any Sendable>.self, a, b, c)
     }
 
     /// A signal of the latest values of every signal in `signals`, in their order; see
@@ -61,13 +48,7 @@ extension Signal {
     public static func combineLatest<Signals: Sequence>(
         _ signals: Signals
     ) -> Signal<[Value], Error> where Signals.Element == Signal<Value, Error> {
-        let signals = Array(signals)
-        return .makeOperator { input, lifetime in
-            let state = CombineLatestState<Value, [Value], Error>(input: input, count: signals.count) { $0 }
-            for (index, signal) in signals.enumerated() {
-                lifetime += signal.observe(state.observer(at: index) { $0 })
-            }
-        }
+        combining(LatestValues<Value>.self, signals)
     }
 
     /// A signal of the latest values of this signal and `other`; see `combineLatest(_:_:)`.
@@ -94,13 +75,7 @@ extension SignalProducer {
         _ a: SignalProducer<Value, Error>,
         _ b: SignalProducer<B, Error>
     ) -> SignalProducer<(Value, B), Error> {
-        .makeOperator { input, lifetime in
-            let state = CombineLatestState<any Sendable, (Value, B), Error>(input: input, count: 2) { values in
-                (values[0] as! Value, values[1] as! B)
-            }
-            lifetime.start(a, state.observer(at: 0) { $0 })
-            lifetime.start(b, state.observer(at: 1) { $0 })
-        }
+        combining(LatestValues<any Sendable>.self, a, b)
     }
 
     /// A producer whose every run starts `a`, `b` and `c` in order and sends their latest values; see
@@ -116,14 +91,7 @@ extension SignalProducer {
         _ b: SignalProducer<B, Error>,
         _ c: SignalProducer<C, Error>
     ) -> SignalProducer<(Value, B, C), Error> {
-        .makeOperator { input, lifetime in
-            let state = CombineLatestState<any Sendable, (Value, B, C), Error>(input: input, count: 3) { values in
-                (values[0] as! Value, values[1] as! B, values[2] as! C)
-            }
-            lifetime.start(a, state.observer(at: 0) { $0 })
-            lifetime.start(b, state.observer(at: 1) { $0 })
-            lifetime.start(c, state.observer(at: 2) { $0 })
-        }
+        combining(LatestValues<any Sendable>.self, a, b, c)
     }
 
     /// A producer whose every run starts every producer of `producers` in order and combines them.
@@ -136,13 +104,7 @@ extension SignalProducer {
     public static func combineLatest<Producers: Sequence>(
         _ producers: Producers
     ) -> SignalProducer<[Value], Error> where Producers.Element == SignalProducer<Value, Error> {
-        let producers = Array(producers)
-        return .makeOperator { input, lifetime in
-            let state = CombineLatestState<Value, [Value], Error>(input: input, count: producers.count) { $0 }
-            for (index, producer) in producers.enumerated() {
-                lifetime.start(producer, state.observer(at: index) { $0 })
-            }
-        }
+        combining(LatestValues<Value>.self, producers)
     }
 
     /// A producer whose every run starts this producer, then `other`, and sends their latest values; see
@@ -154,72 +116,5 @@ extension SignalProducer {
         with other: SignalProducer<Other, Error>
     ) -> SignalProducer<(Value, Other), Error> {
         SignalProducer.combineLatest(self, other)
-    }
-}
-
-/// The state of one `combineLatest`: the latest value of each input and which inputs have completed.
-///
-/// Every decision runs under the output signal's lock (`OperatorInput.send(deciding:)`), so the order of
-/// combinations matches the order of the state changes that made them.
-final class CombineLatestState<Element: Sendable, Output: Sendable, Error: Swift.Error>: Sendable {
-    private let input: OperatorInput<Output, Error>
-    /// Builds the output from one value per input (casts and tuples only, never user code).
-    private let combine: @Sendable ([Element]) -> Output
-    // Guarded by its lock.
-    private let state: LockedState<Slots>
-
-    private struct Slots {
-        var latest: [Element?]
-        /// How many inputs have not sent a value yet.
-        var missing: Int
-        var isCompleted: [Bool]
-        /// How many inputs have not completed yet.
-        var running: Int
-    }
-
-    init(input: OperatorInput<Output, Error>, count: Int, combine: @escaping @Sendable ([Element]) -> Output) {
-        self.input = input
-        self.combine = combine
-        let slots = Slots(
-            latest: Array(repeating: nil, count: count),
-            missing: count,
-            isCompleted: Array(repeating: false, count: count),
-            running: count
-        )
-        state = LockedState(slots)
-        if count == 0 { input.send(.completed) }
-    }
-
-    /// The observer of the input at `index`, whose values `erase` turns into elements.
-    func observer<Input: Sendable>(
-        at index: Int,
-        _ erase: @escaping @Sendable (Input) -> Element
-    ) -> Signal<Input, Error>.Observer {
-        Signal<Input, Error>.Observer({ [self] event in
-            receive(event.map(erase), at: index)
-        })
-    }
-
-    private func receive(_ event: Signal<Element, Error>.Event, at index: Int) {
-        input.send { _ in
-            state.withLock { slots -> Signal<Output, Error>.Event? in
-                switch event {
-                case .value(let value):
-                    if slots.latest[index] == nil { slots.missing -= 1 }
-                    slots.latest[index] = value
-                    guard slots.missing == 0 else { return nil }
-                    return .value(combine(slots.latest.map { $0! }))
-                case .completed:
-                    guard !slots.isCompleted[index] else { return nil }
-                    slots.isCompleted[index] = true
-                    slots.running -= 1
-                    return slots.running == 0 ? .completed : nil
-                case .failed(let error):
-                    return .failed(error)
-                case .interrupted:
-                    return .interrupted
-                }
-            }
-        }
     }
 }

@@ -8,10 +8,7 @@ extension Signal {
     /// - Returns: The filtered signal. It lives while this signal lives and it is observed.
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Error> {
-        derive { event in
-            if case .value(let value) = event, !isIncluded(value) { return nil }
-            return event
-        }
+        derive { $0.filtered(isIncluded) }
     }
 
     /// A signal of the non-`nil` results of `transform` applied to every value; terminal events pass
@@ -25,14 +22,7 @@ extension Signal {
     public func compactMap<NewValue: Sendable>(
         _ transform: @escaping @Sendable (Value) -> NewValue?
     ) -> Signal<NewValue, Error> {
-        derive { event -> Signal<NewValue, Error>.Event? in
-            switch event {
-            case .value(let value): transform(value).map { .value($0) }
-            case .failed(let error): .failed(error)
-            case .completed: .completed
-            case .interrupted: .interrupted
-            }
-        }
+        derive { $0.compactMapped(transform) }
     }
 
     /// A signal of the wrapped values of this signal's non-`nil` values; terminal events pass through.
@@ -52,10 +42,7 @@ extension SignalProducer {
     /// - Returns: The filtered producer.
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> SignalProducer<Value, Error> {
-        fused { event in
-            if case .value(let value) = event, !isIncluded(value) { return nil }
-            return event
-        }
+        fused { $0.filtered(isIncluded) }
     }
 
     /// A producer whose runs send the non-`nil` results of `transform`; see `Signal.compactMap(_:)`.
@@ -66,14 +53,7 @@ extension SignalProducer {
     public func compactMap<NewValue: Sendable>(
         _ transform: @escaping @Sendable (Value) -> NewValue?
     ) -> SignalProducer<NewValue, Error> {
-        fused { event -> Signal<NewValue, Error>.Event? in
-            switch event {
-            case .value(let value): transform(value).map { .value($0) }
-            case .failed(let error): .failed(error)
-            case .completed: .completed
-            case .interrupted: .interrupted
-            }
-        }
+        fused { $0.compactMapped(transform) }
     }
 
     /// A producer whose runs send the wrapped values of this producer's non-`nil` values.
@@ -82,5 +62,27 @@ extension SignalProducer {
     @inlinable
     public func skipNil<Wrapped: Sendable>() -> SignalProducer<Wrapped, Error> where Value == Wrapped? {
         compactMap { $0 }
+    }
+}
+
+extension Signal.Event {
+    /// This event, or `nil` if it is a value for which `isIncluded` returns `false`: the transform of
+    /// `filter`, for the derived signal and the fused producer alike.
+    @inlinable
+    func filtered(_ isIncluded: (Value) -> Bool) -> Self? {
+        if case .value(let value) = self, !isIncluded(value) { return nil }
+        return self
+    }
+
+    /// This event with its value replaced by `transform` of it, or `nil` if that is `nil`: the transform
+    /// of `compactMap`, for the derived signal and the fused producer alike.
+    @inlinable
+    func compactMapped<NewValue>(_ transform: (Value) -> NewValue?) -> Signal<NewValue, Error>.Event? {
+        switch self {
+        case .value(let value): transform(value).map { .value($0) }
+        case .failed(let error): .failed(error)
+        case .completed: .completed
+        case .interrupted: .interrupted
+        }
     }
 }

@@ -37,6 +37,6 @@ extension SignalProducer {
     public func map<NewValue: Sendable>(
         _ keyPath: KeyPath<Value, NewValue> & Sendable
     ) -> SignalProducer<NewValue, Error> {
-        fused { event in event.map { $0[keyPath: keyPath] } }
+        map { $0[keyPath: keyPath] }
     }
 }

@@ -19,13 +19,7 @@ extension Signal where Error == Never {
     /// - Returns: A signal with the same events.
     @inlinable
     public func promoteError<NewError: Swift.Error>(_: NewError.Type = NewError.self) -> Signal<Value, NewError> {
-        derive { event -> Signal<Value, NewError>.Event? in
-            switch event {
-            case .value(let value): .value(value)
-            case .completed: .completed
-            case .interrupted: .interrupted
-            }
-        }
+        derive { $0.promotingError() }
     }
 }
 
@@ -51,12 +45,19 @@ extension SignalProducer where Error == Never {
     public func promoteError<NewError: Swift.Error>(
         _: NewError.Type = NewError.self
     ) -> SignalProducer<Value, NewError> {
-        fused { event -> Signal<Value, NewError>.Event? in
-            switch event {
-            case .value(let value): .value(value)
-            case .completed: .completed
-            case .interrupted: .interrupted
-            }
+        fused { $0.promotingError() }
+    }
+}
+
+extension Signal.Event where Error == Never {
+    /// This event with an error type it can never carry: the transform of `promoteError`, for the derived
+    /// signal and the fused producer alike.
+    @inlinable
+    func promotingError<NewError>() -> Signal<Value, NewError>.Event {
+        switch self {
+        case .value(let value): .value(value)
+        case .completed: .completed
+        case .interrupted: .interrupted
         }
     }
 }

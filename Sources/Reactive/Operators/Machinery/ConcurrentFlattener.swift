@@ -2,8 +2,9 @@
 ///
 /// Values are forwarded without a shared decision: an inner run's completion is processed after its own
 /// values were accepted, so the final completion always follows every value. Runs are started by one
-/// thread at a time from a ready queue (`isStarting`), which turns "a run completes at once and lets the
-/// next one start" into a loop instead of a recursion.
+/// thread at a time through a `DrainQueue` of admitted producers (`isStarting` is its flag): a thread
+/// that admits a producer while another is starting runs leaves it to that thread, which turns "a run
+/// completes at once and lets the next one start" into a loop instead of a recursion.
 final class ConcurrentFlattener<Inner: Sendable, Error: Swift.Error>: Sendable {
     typealias Producer = SignalProducer<Inner, Error>
 
@@ -18,17 +19,17 @@ final class ConcurrentFlattener<Inner: Sendable, Error: Swift.Error>: Sendable {
         /// Producers beyond the limit, in arrival order.
         var waiting = FIFOQueue<Producer>()
         /// Producers admitted under the limit that the starting thread has yet to start.
-        var ready = FIFOQueue<Producer>()
+        var ready = DrainQueue<Producer>()
         /// Admitted producers whose runs have not completed.
         var active = 0
+        /// Whether a thread is starting runs: the flag of `ready`.
         var isStarting = false
         var isOuterCompleted = false
 
-        /// Makes the caller the starting thread if there is none.
-        mutating func claimStarting() -> Bool {
-            guard !isStarting else { return false }
-            isStarting = true
-            return true
+        /// Admits `producer` under the limit; returns it if the caller is now the starting thread and
+        /// starts it first, `nil` if the starting thread will.
+        mutating func admit(_ producer: Producer) -> Producer? {
+            ready.offer(producer, isDraining: &isStarting) ? producer : nil
         }
     }
 
@@ -41,16 +42,15 @@ final class ConcurrentFlattener<Inner: Sendable, Error: Swift.Error>: Sendable {
     func receiveOuter(_ event: Signal<Producer, Error>.Event) {
         switch event {
         case .value(let producer):
-            let startsHere = state.withLock { state -> Bool in
+            let startsHere = state.withLock { state -> Producer? in
                 guard state.active < limit else {
                     state.waiting.append(producer)
-                    return false
+                    return nil
                 }
                 state.active += 1
-                state.ready.append(producer)
-                return state.claimStarting()
+                return state.admit(producer)
             }
-            if startsHere { startReady() }
+            if let startsHere { start(startsHere) }
         case .completed:
             let completes = state.withLock { state -> Bool in
                 state.isOuterCompleted = true
@@ -64,19 +64,18 @@ final class ConcurrentFlattener<Inner: Sendable, Error: Swift.Error>: Sendable {
         }
     }
 
-    /// Starts ready producers until none is left; only the thread that claimed `isStarting` runs it.
-    private func startReady() {
-        while let producer = state.withLock({ state -> Producer? in
-            if let producer = state.ready.popFirst() { return producer }
-            state.isStarting = false
-            return nil
-        }) {
+    /// Starts `first`, then every ready producer until none is left; only the starting thread runs it.
+    private func start(_ first: Producer) {
+        var next: Producer? = first
+        while let producer = next {
             let run = SerialDisposable()
-            guard let handle = lifetime.add(run) else { continue }
-            producer.start(
-                Signal<Inner, Error>.Observer({ [self] event in receiveInner(event, handle: handle) }),
-                in: run
-            )
+            if let handle = lifetime.add(run) {
+                producer.start(
+                    Signal<Inner, Error>.Observer({ [self] event in receiveInner(event, handle: handle) }),
+                    in: run
+                )
+            }
+            next = state.withLock { state in state.ready.next(isDraining: &state.isStarting) }
         }
     }
 
@@ -86,15 +85,14 @@ final class ConcurrentFlattener<Inner: Sendable, Error: Swift.Error>: Sendable {
             return
         }
         handle.dispose()  // the run is over: stop holding it in the output's lifetime
-        let (startsHere, completes) = state.withLock { state -> (Bool, Bool) in
+        let (startsHere, completes) = state.withLock { state -> (Producer?, Bool) in
             if let next = state.waiting.popFirst() {
-                state.ready.append(next)
-                return (state.claimStarting(), false)
+                return (state.admit(next), false)
             }
             state.active -= 1
-            return (false, state.active == 0 && state.isOuterCompleted)
+            return (nil, state.active == 0 && state.isOuterCompleted)
         }
-        if startsHere { startReady() }
+        if let startsHere { start(startsHere) }
         if completes { input.send(.completed) }
     }
 }
