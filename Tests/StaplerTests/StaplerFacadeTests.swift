@@ -145,7 +145,7 @@ struct StaplerFacadeTests {
         let pages = 10_000
         // 10,000 reentrant pages take about 5 s in a debug build and longer under a sanitizer on a 2-core
         // machine: the limit only tells a deadlock from slow progress.
-        let finished = finishesWithin(seconds: runsUnderSanitizer ? 1_800 : 300, stackSize: 512 * 1024) {
+        let finished = finishesWithin(seconds: 300, stackSize: 512 * 1024) {
             let stapler = Stapler<Response, ServerError>(pageSize: 1) { offset, _ in
                 SignalProducer(value: Response(items: [offset], total: pages))
             }

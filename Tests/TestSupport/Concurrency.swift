@@ -34,7 +34,8 @@ public let runsUnderSanitizer: Bool = {
     return dlsym(handle, "__tsan_init") != nil || dlsym(handle, "__asan_init") != nil
 }()
 
-/// Runs `body` on a fresh thread and reports whether it finished within `seconds`.
+/// Runs `body` on a fresh thread and reports whether it finished within `seconds` (ten times as long,
+/// at most 30 minutes, under a sanitizer).
 ///
 /// A `false` result means a deadlock (the stuck thread is leaked, but the suite reports a failure
 /// instead of hanging CI).
@@ -50,7 +51,10 @@ public func finishesWithin(
     }
     if let stackSize { thread.stackSize = stackSize }
     thread.start()
-    return finished.wait(timeout: .now() + seconds) == .success
+    // A guard against deadlocks, not a figure: ten times as long under a sanitizer (at most 30 minutes),
+    // which is slower still when the machine is loaded.
+    let bound = runsUnderSanitizer ? min(seconds * 10, 1_800) : seconds
+    return finished.wait(timeout: .now() + bound) == .success
 }
 
 /// Waits until `condition` holds, polling, for at most `seconds`. Returns whether it held.
