@@ -7,7 +7,7 @@ extension Paginator {
     ///
     /// ```swift
     /// paginator.preload(index: 49)
-    /// try await paginator.settled(timeout: .seconds(1))
+    /// try await paginator.settled(timeout: .seconds(30))
     /// #expect(paginator.items.value.count == 100)
     /// ```
     ///
@@ -21,7 +21,7 @@ extension Paginator {
     /// - Throws: ``StaplerTesting/TestKitError/notSettled(pending:)`` naming what is still pending after `timeout`;
     ///   ``StaplerTesting/TestKitError/unknownKey(_:)`` when a fake source was asked for a key it never produced.
     nonisolated(nonsending) public func settled(
-        timeout: Duration = .seconds(5), advancing scheduler: TestScheduler? = nil
+        timeout: Duration = .seconds(10), advancing scheduler: TestScheduler? = nil
     ) async throws(TestKitError) {
         try await SettledDriver(probe: self, scheduler: scheduler, timeout: timeout).run()
     }
@@ -36,7 +36,7 @@ extension TransformedList {
     ///   - scheduler: The test scheduler the paginator's sources, policy or deliveries run on, if any.
     /// - Throws: ``StaplerTesting/TestKitError/notSettled(pending:)`` or ``StaplerTesting/TestKitError/unknownKey(_:)``.
     nonisolated(nonsending) public func settled(
-        timeout: Duration = .seconds(5), advancing scheduler: TestScheduler? = nil
+        timeout: Duration = .seconds(10), advancing scheduler: TestScheduler? = nil
     ) async throws(TestKitError) {
         try await SettledDriver(probe: probe, scheduler: scheduler, timeout: timeout).run()
     }
@@ -52,7 +52,7 @@ extension TransformedList {
         ///   - timeout: How long to wait in real time for work that no scheduler the kit drives will finish.
         ///   - scheduler: The test scheduler the paginator's sources, policy or deliveries run on, if any.
         /// - Throws: ``StaplerTesting/TestKitError/notSettled(pending:)`` or ``StaplerTesting/TestKitError/unknownKey(_:)``.
-        public func settled(timeout: Duration = .seconds(5), advancing scheduler: TestScheduler? = nil)
+        public func settled(timeout: Duration = .seconds(10), advancing scheduler: TestScheduler? = nil)
             async throws(TestKitError)
         {
             try await paginator.settled(timeout: timeout, advancing: scheduler)

@@ -9,8 +9,9 @@ import Stapler
 /// due, gives work outside virtual time (an answer hopping to the caller's actor, another thread) a turn,
 /// and then moves the clock to the next one-shot action only, so a source's latency, a delivery hop or a
 /// retry's backoff runs in virtual time and a repeating timer (a poll) alone never moves it. Work that no
-/// scheduler it drives will finish is waited for in real time, up to the timeout: the kit's only reading
-/// of a wall clock. It checks the deadline and the caller's cancellation on every turn.
+/// scheduler it drives will finish is waited for in real time, up to the timeout after the driver's last
+/// step of its own: the kit's only reading of a wall clock. It checks the caller's cancellation on every
+/// turn, and gives up after ``stepLimit`` steps of virtual time.
 struct SettledDriver {
     let probe: any QuiescenceProbe
     let scheduler: TestScheduler?
@@ -28,25 +29,37 @@ struct SettledDriver {
     ///   the calling task is cancelled); the misuse a fake source reported (an unknown key).
     nonisolated(nonsending) func run() async throws(TestKitError) {
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
+        // The real time allowed for work the driver does not drive, counted from the driver's last step of
+        // its own (a moved clock): virtual-time work is always runnable, however slow the machine.
+        var deadline = clock.now.advanced(by: timeout)
+        var steps = 0
         while true {
             let pending = probe.pendingWork()
             if pending.isEmpty { break }
+            guard !Task.isCancelled, steps < Self.stepLimit else {
+                throw .notSettled(pending: Self.describe(pending))
+            }
+            if let scheduler {
+                if let due = scheduler.nextDue, due <= scheduler.now {
+                    steps += 1
+                    scheduler.advance()
+                    deadline = clock.now.advanced(by: timeout)
+                    continue
+                }
+                // Work outside virtual time gets a turn before the clock moves.
+                await Task.yield()
+                if probe.pendingWork().isEmpty { break }
+                if let due = scheduler.nextOneShotDue {
+                    steps += 1
+                    scheduler.advance(to: max(due, scheduler.now))
+                    deadline = clock.now.advanced(by: timeout)
+                    continue
+                }
+            }
             let remaining = clock.now.duration(to: deadline)
-            guard remaining > .zero, !Task.isCancelled else { throw .notSettled(pending: Self.describe(pending)) }
-            guard let scheduler else {
+            guard remaining > .zero else { throw .notSettled(pending: Self.describe(pending)) }
+            if scheduler == nil {
                 await Self.wait(atMost: remaining) { await probe.settled() }
-                continue
-            }
-            if let due = scheduler.nextDue, due <= scheduler.now {
-                scheduler.advance()
-                continue
-            }
-            // Work outside virtual time gets a turn before the clock moves.
-            await Task.yield()
-            if probe.pendingWork().isEmpty { break }
-            if let due = scheduler.nextOneShotDue {
-                scheduler.advance(to: max(due, scheduler.now))
             } else {
                 await Self.wait(atMost: min(remaining, Self.slice)) { await probe.progressed() }
             }
@@ -55,6 +68,10 @@ struct SettledDriver {
             if let misuse = Self.misuse(in: failed.error) { throw misuse }
         }
     }
+
+    /// How many times one wait may move the test scheduler's clock or run its due work: work that keeps
+    /// scheduling more while the paginator stays busy fails the wait instead of running forever.
+    static let stepLimit = 100_000
 
     /// Runs `work` until it returns or `limit` has passed, whichever comes first.
     nonisolated(nonsending) static func wait(atMost limit: Duration, _ work: @escaping @Sendable () async -> Void) async

@@ -83,7 +83,7 @@ extension Paginator {
     /// - Returns: The loaded rows, and the failures ``StaplerTesting/SnapshotErrorHandling/returnShown`` returned.
     /// - Throws: A ``StaplerTesting/TestKitError``, or what `operations` throws.
     nonisolated(nonsending) public func settledRows(
-        onError: SnapshotErrorHandling = .throw, timeout: Duration = .seconds(5),
+        onError: SnapshotErrorHandling = .throw, timeout: Duration = .seconds(10),
         advancing scheduler: TestScheduler? = nil,
         _ operations: (ScrollDriver<Item, Key, Query, Metadata, Failure>) async throws -> Void = { _ in }
     ) async throws -> ShownRows<Item> {

@@ -12,9 +12,9 @@ struct FakeSourceSettleTests {
             let fake = TestPageSource(Array(0..<100), delivery: .nextTurn)
             let paginator = Paginator(source: fake.offset(), pageSize: 10, query: ())
             started { paginator.refresh() }
-            try await paginator.settled(timeout: .seconds(5))
+            try await paginator.settled(timeout: .seconds(30))
             started { paginator.loadNextPage() }
-            try await paginator.settled(timeout: .seconds(5))
+            try await paginator.settled(timeout: .seconds(30))
             #expect(Array(paginator.items.value) == Array(0..<20))
         }
     }
@@ -33,7 +33,7 @@ struct FakeSourceSettleTests {
         let paginator = Paginator(source: source, pageSize: 10, query: ())
         started { paginator.refresh() }
         started { paginator.loadNextPage() }
-        await #expect(throws: TestKitError.unknownKey("10")) { try await paginator.settled(timeout: .seconds(5)) }
+        await #expect(throws: TestKitError.unknownKey("10")) { try await paginator.settled(timeout: .seconds(30)) }
     }
 
     @Test("P67: a manual fake request never answered throws notSettled naming its key, on a TestScheduler too")

@@ -55,9 +55,9 @@ struct TestingYourPagingCodeTests {
         let server = TestPageSource((0..<500).map(Post.init))
         let feed = FeedViewModel(api: FakePostsAPI(server: server))
         feed.screenAppeared()
-        try await feed.paginator.settled(timeout: .seconds(5))
+        try await feed.paginator.settled(timeout: .seconds(30))
         feed.rowAppeared(49)
-        try await feed.paginator.settled(timeout: .seconds(5))
+        try await feed.paginator.settled(timeout: .seconds(30))
         #expect(server.requests.map(\.offset) == [0, 50])
         #expect(feed.paginator.items.value.count == 100)
     }
@@ -68,7 +68,7 @@ struct TestingYourPagingCodeTests {
         let server = TestPageSource((0..<500).map(Post.init))
         let model = PagingModel(FeedViewModel(api: FakePostsAPI(server: server)).paginator)
         let shown = try await model.paginator.settledRows { try await $0.scroll(to: 120) }
-        try await model.settled(timeout: .seconds(5))
+        try await model.settled(timeout: .seconds(30))
         #expect(server.requests.map(\.offset) == [0, 50, 100])
         #expect(shown.items.count == 150)
         #expect(model.items.count == 150)
@@ -86,7 +86,7 @@ struct TestingYourPagingCodeTests {
             return
         }
         feed.retryTapped()
-        try await feed.paginator.settled(timeout: .seconds(5))
+        try await feed.paginator.settled(timeout: .seconds(30))
         #expect(server.requests.map(\.offset) == [0, 50, 50])
         #expect(feed.paginator.items.value.count == 100)
     }
@@ -99,7 +99,7 @@ struct TestingYourPagingCodeTests {
         _ = try await feed.paginator.settledRows { try await $0.scroll(to: 120) }
         server.insertAtTop((1_000..<1_005).map(Post.init))
         feed.pulledToRefresh()
-        try await feed.paginator.settled(timeout: .seconds(5))
+        try await feed.paginator.settled(timeout: .seconds(30))
         #expect(feed.paginator.items.value.firstIndex(of: Post(id: 120)) == 125)
         // The same 150 rows are reloaded: 5 new posts above, the 5 that no longer fit gone below.
         #expect(

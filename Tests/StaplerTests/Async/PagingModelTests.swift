@@ -23,7 +23,7 @@ struct PagingModelTests {
             synchronously { paginator.loadNextPage() }
             answer(server.last, total: 100, on: background)
         }
-        try await model.settled(timeout: .seconds(5))
+        try await model.settled(timeout: .seconds(30))
         #expect(model.items.count == 30)
         #expect(model.items == paginator.items.value)
         #expect(model.loadStates == paginator.loadStates.value)
@@ -44,7 +44,7 @@ struct PagingModelTests {
             answer(server.last, total: 40, on: DispatchQueue(label: "bg"))
             await Task.yield()
         }
-        try await model.settled(timeout: .seconds(5))
+        try await model.settled(timeout: .seconds(30))
         #expect(model.items.count == 40)
         #expect(tracker.torn.isEmpty, "\(tracker.torn)")
         #expect(tracker.checks >= 1)
@@ -98,7 +98,7 @@ struct PagingModelTests {
             await Task.yield()
         }
         while let request = server.pending.first { answer(request, total: 1_000) }
-        try await model.settled(timeout: .seconds(5))
+        try await model.settled(timeout: .seconds(30))
         #expect(model.items == paginator.items.value)
         #expect(model.loadStates == paginator.loadStates.value)
         #expect(rowCounts.allSatisfy { $0 % 10 == 0 }, "the model showed a part of a page: \(rowCounts)")

@@ -73,7 +73,7 @@ struct ChatRecipeTests {
         #expect(messages.insert(contentsOf: [live], at: .bottom) == .applied)
         api.receive(45)
         #expect(synchronously { messages.catchUp(at: .bottom) } == .started)
-        try await messages.settled(timeout: .seconds(5))  // the source answers on another task
+        try await messages.settled(timeout: .seconds(30))  // the source answers on another task
         #expect(messages.loadStates.value.append == .idle(endReached: true))
         #expect(messages.items.value.map(\.id) == Array(40..<145), "every message once, none missed")
         #expect(messages.items.value.allSatisfy { $0.isSent }, "the server's copy replaced the live row")
