@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Builds the DocC catalogs of the three library modules with warnings as errors (CI fails on any DocC warning).
-# No plugin: the compiler emits the symbol graphs and the toolchain's docc converts them.
+# No plugin: SwiftPM extracts the public symbol graphs from the package's own debug build (`.build`, the one
+# `swift build` and `swift test` use, so after a build this costs seconds, not a build of its own), and the
+# toolchain's docc converts them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+
+swift package dump-symbol-graph --minimum-access-level public > .build/dump-symbol-graph.log 2>&1 || {
+    cat .build/dump-symbol-graph.log >&2
+    exit 1
+}
+graphs="$(swift build --show-bin-path)/../symbolgraph"
+mkdir -p .build-docs
 for module in Reactive Stapler StaplerTesting; do
-    # Keep the graphs between runs: a module that is up to date does not recompile, so it would not
-    # emit them again; a module that recompiles overwrites its own.
-    graphs=".build-docs/symbol-graphs-$module"
-    mkdir -p "$graphs"
-    swift build --target "$module" --scratch-path .build-docs \
-        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs"
-    # Only this module's graphs: building it emits its dependencies' graphs too, whose documentation links
-    # to articles of their own catalogs.
+    # Only this module's graphs: its extensions of its dependencies' types are in `Module@Dependency` files;
+    # the dependencies' own graphs are left out, since their documentation links to articles of their own
+    # catalogs.
     own=".build-docs/own-symbol-graphs-$module"
     rm -rf "$own"
     mkdir -p "$own"

@@ -298,7 +298,7 @@ def main():
         "--hang",
         type=float,
         default=0.0,
-        help="make the slow response a hang: send nothing, wait this many seconds (at most 300), then "
+        help="make the slow response a hang: send nothing, wait this many seconds (at most 900), then "
         "close the connection; default 0 (off)",
     )
     parser.add_argument("--no-faults", action="store_true", help="inject no faults")
@@ -318,7 +318,7 @@ def main():
         args.items, args.page_size, faults=not args.no_faults, previous=not args.no_previous, inserter=inserter
     )
     chaos = Chaos(args.chaos, args.fault_rate) if args.chaos is not None else None
-    hang = min(max(args.hang, 0.0), 300.0)
+    hang = min(max(args.hang, 0.0), 900.0)
     handler = make_handler(catalog, args.slow, args.quiet, hang, chaos)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), handler)
     server.daemon_threads = True

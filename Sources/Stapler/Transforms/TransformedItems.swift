@@ -64,7 +64,10 @@ public struct TransformedItems<Output: Sendable>: RandomAccessCollection, Sendab
         if index < body.count { return body[index].value }
         index -= body.count
         if index < trailing.count { return trailing[index].value }
-        return footer.unsafelyUnwrapped
+        guard let footer else {
+            fatalError("TransformedItems: row \(position) counted a footer the list does not have")
+        }
+        return footer
     }
 
     /// The index in the paginator's items of the source row that row `position` comes from (for a

@@ -301,12 +301,14 @@ extension PagingMachine {
         let key: Key
         var following: Key?
         if edge == .append {
-            key = bottomKey.unsafelyUnwrapped
+            guard let bottomKey else { fatalError("PagingMachine: a next-page load started with no bottom key") }
+            key = bottomKey
             index = firstPageIndex + pageKeys.count
             secondPageRequested = true
             bottomCancelled = false
         } else {
-            key = topKey.unsafelyUnwrapped
+            guard let topKey else { fatalError("PagingMachine: a previous-page load started with no top key") }
+            key = topKey
             index = firstPageIndex - 1
             following = pageKeys.first?.key
         }
