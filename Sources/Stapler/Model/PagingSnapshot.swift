@@ -132,25 +132,3 @@ struct FailureSerials: Sendable, Equatable {
     @inlinable
     init() {}
 }
-
-extension PagingSnapshot {
-    /// Whether both show the same state: the same case, and the same failure if it is an error state
-    /// (a state is announced again only when it changes, or when a new failure replaces the shown one).
-    @inlinable
-    func shows(sameStateAs other: PagingSnapshot) -> Bool {
-        state.name == other.state.name && stateFailureSerial == other.stateFailureSerial
-    }
-
-    /// Whether both show the same load states: the same cases and ends, and the same failures.
-    @inlinable
-    func shows(sameLoadStatesAs other: PagingSnapshot) -> Bool {
-        func same(_ left: LoadState<Failure>, _ right: LoadState<Failure>) -> Bool {
-            switch (left, right) {
-            case (.failed, .failed): true
-            default: left.isSameWithoutError(as: right)
-            }
-        }
-        return same(loadStates.refresh, other.loadStates.refresh) && same(loadStates.prepend, other.loadStates.prepend)
-            && same(loadStates.append, other.loadStates.append) && failureSerials == other.failureSerials
-    }
-}
