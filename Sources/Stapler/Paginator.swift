@@ -124,7 +124,8 @@ public final class Paginator<
     /// It changes together with every other property, and only when the screen changes.
     @inlinable
     public var presentation: Property<ListPresentation<Failure>> {
-        engine.property(.presentation, { ListPresentation($0) }, skipping: { $0.hasSameShape(as: $1) })
+        engine.property(
+            .presentation, { ListPresentation($0) }, skippingSnapshots: { $0.shows(samePresentationAs: $1) })
     }
 
     /// Each change of the items with the snapshots before and after it.

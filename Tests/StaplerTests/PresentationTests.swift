@@ -14,6 +14,14 @@ struct PresentationTests {
         snapshot.state = state
         snapshot.items = PagedItems(0..<items)
         snapshot.isEndReached = end
+        // The load states a paginator publishes with `state`: the presentation reads the bottom from them.
+        switch state {
+        case .refreshing: snapshot.loadStates.refresh = .loading
+        case .errorRefreshing(let error): snapshot.loadStates.refresh = .failed(error)
+        case .loadingMore: snapshot.loadStates.append = .loading
+        case .errorLoadingMore(let error): snapshot.loadStates.append = .failed(error)
+        case .uninitialized, .noData, .data: snapshot.loadStates.append = .idle(endReached: end)
+        }
         return snapshot
     }
 

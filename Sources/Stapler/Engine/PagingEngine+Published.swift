@@ -95,7 +95,7 @@ extension PagingEngine {
         published(.items) { box in
             let (property, writer) = PropertyWriter.make(box.published.snapshot.items)
             box.stagers.append { publication, previous in
-                publication.pointee.snapshot.items.isIdentical(to: previous.pointee.snapshot.items)
+                publication.pointee.snapshot.shows(sameItemsAs: previous.pointee.snapshot)
                     ? nil : writer.stage(publication.pointee.snapshot.items)
             }
             return property

@@ -6,6 +6,10 @@ public struct PagingSnapshot<Item: Sendable, Metadata: Sendable, Failure: Error>
     /// The explicit state, derived from ``loadStates``: `refreshing` while a refresh loads,
     /// `errorRefreshing` while a refresh failure stands, `loadingMore` while a page loads at either
     /// edge, `errorLoadingMore` while an edge's failure waits for `retry()`.
+    ///
+    /// A refresh failure comes first: after a failed refresh over rows it stays `errorRefreshing` while
+    /// those rows page, so what is at the bottom is told by ``loadStates`` (its `append`) and
+    /// ``stopReason``, from which the presentation's footer and ``showsNextPageIndicator`` are derived.
     public var state: PagingState<Failure>
     /// The load state of each direction: refresh, prepend (the top edge) and append (the bottom edge).
     public var loadStates: LoadStates<Failure>
@@ -23,8 +27,10 @@ public struct PagingSnapshot<Item: Sendable, Metadata: Sendable, Failure: Error>
     public var generation: UInt64
     /// The original Stapler's next-page indicator (the facade's `shouldShowNextPageActivityIndicator`).
     ///
-    /// It is on from the start of the second page's load while pages are left, but not while a later
-    /// page's error waits for `retry()`. A list's footer is ``ListPresentation``'s.
+    /// It is on while ``ListPresentation``'s footer is the loading row, from the start of the second
+    /// page's load: while a page loads at the bottom (also under a failed refresh's notice) and while
+    /// pages are left; off while a later page's error waits for `retry()`, at the end, during a refresh,
+    /// and while a failed refresh's notice shows over an idle bottom.
     public var showsNextPageIndicator: Bool
     /// How many rows were prepended at the top since the list's first page, minus those a memory bound
     /// dropped there (so it is negative once the first page itself was dropped): a row at index `i` of an
@@ -125,26 +131,4 @@ struct FailureSerials: Sendable, Equatable {
 
     @inlinable
     init() {}
-}
-
-extension PagingSnapshot {
-    /// Whether both show the same state: the same case, and the same failure if it is an error state
-    /// (a state is announced again only when it changes, or when a new failure replaces the shown one).
-    @inlinable
-    func shows(sameStateAs other: PagingSnapshot) -> Bool {
-        state.name == other.state.name && stateFailureSerial == other.stateFailureSerial
-    }
-
-    /// Whether both show the same load states: the same cases and ends, and the same failures.
-    @inlinable
-    func shows(sameLoadStatesAs other: PagingSnapshot) -> Bool {
-        func same(_ left: LoadState<Failure>, _ right: LoadState<Failure>) -> Bool {
-            switch (left, right) {
-            case (.failed, .failed): true
-            default: left.isSameWithoutError(as: right)
-            }
-        }
-        return same(loadStates.refresh, other.loadStates.refresh) && same(loadStates.prepend, other.loadStates.prepend)
-            && same(loadStates.append, other.loadStates.append) && failureSerials == other.failureSerials
-    }
 }

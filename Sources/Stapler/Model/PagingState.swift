@@ -85,6 +85,38 @@ public enum PagingState<Failure: Error>: Sendable {
 }
 
 extension PagingState {
+    /// The seven-state view of `loadStates`: `refreshing` while a refresh loads; `errorRefreshing` while
+    /// a refresh's failure stands, whatever the edges of the rows it kept do (the refresh failure comes
+    /// first, and `errorRefreshing` moves only to `refreshing`); `uninitialized` before a list;
+    /// `loadingMore` while an edge loads; `errorLoadingMore` while an edge's failure waits for `retry()`
+    /// (the bottom's first); then `noData` or `data`.
+    ///
+    /// - Parameters:
+    ///   - loadStates: The load state of each direction.
+    ///   - hasList: Whether a first page was applied to the list shown.
+    ///   - listWasEmpty: Whether that first page was empty.
+    @inlinable
+    init(_ loadStates: LoadStates<Failure>, hasList: Bool, listWasEmpty: Bool) {
+        switch loadStates.refresh {
+        case .loading:
+            self = .refreshing
+        case .failed(let error):
+            self = .errorRefreshing(error)
+        case .idle:
+            if !hasList {
+                self = .uninitialized
+            } else if loadStates.append.isLoading || loadStates.prepend.isLoading {
+                self = .loadingMore
+            } else if let error = loadStates.append.error ?? loadStates.prepend.error {
+                self = .errorLoadingMore(error)
+            } else {
+                self = listWasEmpty ? .noData : .data
+            }
+        }
+    }
+}
+
+extension PagingState {
     /// Whether both states are the same case and neither carries an error (what the `state` property
     /// skips: two consecutive error states are always distinct notifications).
     @inlinable

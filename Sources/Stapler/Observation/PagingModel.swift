@@ -7,7 +7,9 @@
     /// Every property changes on the main actor, in one turn per snapshot of the paginator, whatever
     /// thread the paginator delivers on: the model hops there itself. Snapshots that arrive faster than
     /// the main actor runs are coalesced (the model skips to the newest), so its properties are never
-    /// torn from each other and, once the paginator is quiet, they equal its last snapshot.
+    /// torn from each other and, once the paginator is quiet, they equal its last snapshot. A property is
+    /// assigned only when its value changes, by the paginator's own rule for it (a view that reads only
+    /// `total` is not invalidated by a page that leaves the total as it was).
     ///
     /// ```swift
     /// struct MessagesView: View {
@@ -59,6 +61,9 @@
         @ObservationIgnored private let observation = SerialDisposable()
         /// Where the snapshot the model shows came from: what the indices the app passes refer to.
         @ObservationIgnored var shown: ShownSnapshot
+        /// The snapshot the model's properties show: each changes only when the next one does not repeat
+        /// it by the paginator's rule for that property.
+        @ObservationIgnored private var applied: PagingSnapshot<Item, Metadata, Failure>
 
         /// Creates the model of `paginator`, showing its current snapshot at once.
         ///
@@ -69,6 +74,7 @@
                 (box.published.snapshot, box.publishedSerial)
             }
             shown = ShownSnapshot(snapshot, serial: serial)
+            applied = snapshot
             items = snapshot.items
             state = snapshot.state
             loadStates = snapshot.loadStates
@@ -79,9 +85,9 @@
             let inbox = inbox
             let engine = paginator.engine
             observation.inner = paginator.snapshot.signal.observeValues { [weak self] snapshot in
-                // While an observer is notified, the outbox's serial is the notified publication's.
-                let serial = engine.outbox.withLock { $0.publishedSerial }
-                guard inbox.post(snapshot, serial: serial) else { return }
+                // While an observer is notified, the outbox's published publication is the notified one.
+                let (serial, appliesPage) = engine.outbox.withLock { ($0.publishedSerial, $0.published.appliesPage) }
+                guard inbox.post(snapshot, serial: serial, appliesPage: appliesPage) else { return }
                 Task { @MainActor in self?.drain() }
             }
         }
@@ -90,17 +96,20 @@
             observation.dispose()
         }
 
-        /// Applies the newest snapshot that arrived, in one turn.
+        /// Applies the newest snapshot that arrived, in one turn, assigning only the properties it changes
+        /// (by the paginator's skip rules), so a view that reads an unchanged one is not invalidated.
         private func drain() {
-            guard let (snapshot, serial) = inbox.take() else { return }
+            guard let (snapshot, serial, appliesPage) = inbox.take() else { return }
             shown = ShownSnapshot(snapshot, serial: serial)
-            items = snapshot.items
-            state = snapshot.state
-            loadStates = snapshot.loadStates
-            presentation = ListPresentation(snapshot)
-            isEndReached = snapshot.isEndReached
-            total = snapshot.total
-            metadata = snapshot.metadata
+            let last = applied
+            applied = snapshot
+            if !snapshot.shows(sameItemsAs: last) { items = snapshot.items }
+            if !snapshot.shows(sameStateAs: last) { state = snapshot.state }
+            if !snapshot.shows(sameLoadStatesAs: last) { loadStates = snapshot.loadStates }
+            if !snapshot.shows(samePresentationAs: last) { presentation = ListPresentation(snapshot) }
+            if snapshot.isEndReached != last.isEndReached { isEndReached = snapshot.isEndReached }
+            if snapshot.total != last.total { total = snapshot.total }
+            if appliesPage { metadata = snapshot.metadata }
             snapshotsApplied += 1
         }
 
@@ -192,15 +201,17 @@
 
     /// The newest snapshot not yet applied by a model, and whether a hop to the main actor is scheduled.
     final class SnapshotInbox<Item: Sendable, Metadata: Sendable, Failure: Error>: Sendable {
-        typealias Posted = (snapshot: PagingSnapshot<Item, Metadata, Failure>, serial: UInt64)
+        /// The newest snapshot, its publication's serial, and whether it or a snapshot it replaced
+        /// applied a page.
+        typealias Posted = (snapshot: PagingSnapshot<Item, Metadata, Failure>, serial: UInt64, appliesPage: Bool)
         // Guarded by its own lock.
         private let state = LockedState<(posted: Posted?, scheduled: Bool)>((nil, false))
 
-        /// Keeps `snapshot`, of publication `serial`, as the newest; returns whether the caller must
-        /// schedule a drain.
-        func post(_ snapshot: PagingSnapshot<Item, Metadata, Failure>, serial: UInt64) -> Bool {
+        /// Keeps `snapshot`, of publication `serial`, as the newest (remembering whether any snapshot not
+        /// yet taken applied a page); returns whether the caller must schedule a drain.
+        func post(_ snapshot: PagingSnapshot<Item, Metadata, Failure>, serial: UInt64, appliesPage: Bool) -> Bool {
             state.withLock { state in
-                state.posted = (snapshot, serial)
+                state.posted = (snapshot, serial, appliesPage || state.posted?.appliesPage == true)
                 defer { state.scheduled = true }
                 return !state.scheduled
             }

@@ -3,24 +3,42 @@
 /// The mapping is the one the seed systems converge on (LeadKit's placeholders, TIPagination's UI
 /// delegate, Pageable's loading row):
 ///
+/// The screen comes from the state and the number of items:
+///
 /// | state | no items | items loaded |
 /// |---|---|---|
 /// | `uninitialized` | ``idle`` | (impossible) |
-/// | `refreshing` | ``loading`` | ``content(_:)``, refreshing, footer ``ListFooter/hidden`` |
-/// | `errorRefreshing` | ``failed(_:)`` | ``content(_:)`` with the refresh error as a notice, no footer |
+/// | `refreshing` | ``loading`` | ``content(_:)``, refreshing |
+/// | `errorRefreshing` | ``failed(_:)`` | ``content(_:)`` with the refresh error as a notice |
 /// | `noData` | ``empty`` | (impossible) |
-/// | `data` | ``content(_:)`` | ``content(_:)``, footer ``ListFooter/loadingRow`` while pages are left, ``ListFooter/end`` after the last, ``ListFooter/unavailable(_:)`` when the server stopped adding items |
-/// | `loadingMore` | (impossible) | ``content(_:)``, footer ``ListFooter/loadingRow`` |
-/// | `errorLoadingMore` | (impossible) | ``content(_:)``, footer ``ListFooter/retry(_:)`` |
+/// | `data`, `loadingMore`, `errorLoadingMore` | ``content(_:)`` | ``content(_:)`` |
+///
+/// The footer and ``ListContent/isLoadingMore`` answer "what is at the bottom of the list", from the
+/// bottom's load state (``PagingSnapshot/loadStates``' `append`) with ``PagingSnapshot/stopReason``
+/// alone, the same answer ``PagingSnapshot/showsNextPageIndicator`` is derived from, so none of them
+/// can disagree with `loadStates.append`:
+///
+/// | `loadStates.append` | footer | ``ListContent/isLoadingMore`` |
+/// |---|---|---|
+/// | `loading` | ``ListFooter/loadingRow`` | `true` |
+/// | `failed(error)` | ``ListFooter/retry(_:)``, or ``ListFooter/unavailable(_:)`` when the error is not ``PagingError/isRetryable`` | `false` |
+/// | `idle`, while a refresh loads or its failure stands | ``ListFooter/hidden`` | `false` |
+/// | `idle(endReached: false)` | ``ListFooter/loadingRow`` | `false` |
+/// | `idle(endReached: true)` | ``ListFooter/end``, or ``ListFooter/unavailable(_:)`` when the server stopped adding items | `false` |
 ///
 /// A later page's error never shows the full-screen error: it is the retry footer under the content.
-/// A failed refresh shows the full-screen error only when there are no items to keep showing.
+/// A failed refresh shows the full-screen error only when there are no items to keep showing; over rows
+/// it is a notice, `state` stays `errorRefreshing` until a refresh succeeds, and the rows still page: a
+/// page loading at the bottom shows the loading row, and its failure the retry footer, under the notice.
+/// The top edge's loads and failures are in `loadStates.prepend` (and a transformed list's header),
+/// never in this footer.
 ///
-/// The footer says "end" only for a true end. Each ``StopReason`` of the bottom edge has one footer:
+/// The footer says "end" only for a true end. Each ``StopReason`` of the bottom edge has one footer
+/// (while no refresh loads or failed):
 ///
 /// | ``PagingSnapshot/stopReason`` | footer |
 /// |---|---|
-/// | `nil` (pages are left) or ``StopReason/cancelled`` | ``ListFooter/loadingRow`` |
+/// | `nil` (pages are left, or one loads) or ``StopReason/cancelled`` | ``ListFooter/loadingRow`` |
 /// | ``StopReason/endOfList`` | ``ListFooter/end`` |
 /// | ``StopReason/emptyFirstPage`` | ``ListFooter/end`` (with no rows, the screen is ``empty``) |
 /// | ``StopReason/noProgress(pages:)`` | ``ListFooter/unavailable(_:)`` with ``PagingError/noProgress(pages:)`` |
@@ -65,24 +83,12 @@ public enum ListPresentation<Failure: Error>: Sendable {
             self = .failed(error)
         case .noData where count == 0:
             self = .empty
-        case .refreshing:
-            self = .content(ListContent(itemCount: count, footer: .hidden, isRefreshing: true))
-        case .errorRefreshing(let error):
-            self = .content(ListContent(itemCount: count, footer: .hidden, refreshError: error))
-        case .loadingMore:
-            self = .content(ListContent(itemCount: count, footer: .loadingRow, isLoadingMore: true))
-        case .errorLoadingMore(let error):
+        default:
+            let bottom = BottomEdge(snapshot)
             self = .content(
-                ListContent(itemCount: count, footer: error.isRetryable ? .retry(error) : .unavailable(error)))
-        case .data, .uninitialized, .noData:
-            let footer: ListFooter<Failure>
-            if case .noProgress(let pages)? = snapshot.stopReason {
-                // The server stopped adding items while it still named a next page: not a true end.
-                footer = .unavailable(.noProgress(pages: pages))
-            } else {
-                footer = snapshot.isEndReached ? .end : .loadingRow
-            }
-            self = .content(ListContent(itemCount: count, footer: footer))
+                ListContent(
+                    itemCount: count, footer: bottom.footer, isRefreshing: snapshot.loadStates.refresh.isLoading,
+                    isLoadingMore: bottom.isLoading, refreshError: snapshot.loadStates.refresh.error))
         }
     }
 
@@ -119,8 +125,9 @@ public struct ListContent<Failure: Error>: Sendable {
     public var footer: ListFooter<Failure>
     /// Whether a refresh runs while the old rows stay visible (drive a pull-to-refresh spinner).
     public var isRefreshing: Bool
-    /// Whether a later page is loading right now (``footer`` is ``ListFooter/loadingRow`` also while
-    /// pages are merely left to load: the row is there before its page loads).
+    /// Whether a page is loading at the bottom right now: the paginator's `loadStates.append` is
+    /// `loading` (``footer`` is ``ListFooter/loadingRow`` also while pages are merely left to load: the
+    /// row is there before its page loads).
     public var isLoadingMore: Bool
     /// The error of a refresh that failed while rows stay visible: show it as a notice over the rows.
     public var refreshError: PagingError<Failure>?
@@ -178,7 +185,8 @@ extension ListContent: Equatable where Failure: Equatable {}
 
 /// What a list shows after its last row.
 public enum ListFooter<Failure: Error>: Sendable {
-    /// No footer (a refresh is replacing the rows).
+    /// No footer: a refresh is replacing the rows, or its failure stands (shown as a notice), and
+    /// nothing loads or failed at the bottom.
     case hidden
     /// A loading row: pages are left, and one loads now (``ListContent/isLoadingMore``) or when the last
     /// rows are displayed. It answers "is there more to show", not "is a page loading": that is

@@ -157,24 +157,20 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
 
     // MARK: Publishing
 
-    /// The seven-state view of the slots.
+    /// The load state of each direction: the truth every other answer of the snapshot is derived from.
     @inlinable
-    var derivedState: PagingState<Failure> {
-        switch refreshSlot {
-        case .loading: return .refreshing
-        case .failed(let error, _): return .errorRefreshing(error)
-        case .idle: break
-        }
-        guard hasList else { return .uninitialized }
-        if appendSlot.load != nil || prependSlot.load != nil { return .loadingMore }
-        if let error = appendSlot.error ?? prependSlot.error { return .errorLoadingMore(error) }
-        return listWasEmpty ? .noData : .data
+    var derivedLoadStates: LoadStates<Failure> {
+        LoadStates(
+            refresh: refreshSlot.loadState(endReached: false),
+            prepend: prependSlot.loadState(endReached: hasList && topKey == nil),
+            append: appendSlot.loadState(endReached: hasList && bottomKey == nil))
     }
 
     /// Brings the snapshot's derived fields up to date and marks it for publication.
     @inlinable
     mutating func publish(_ effects: inout Effects) {
-        let state = derivedState
+        let loadStates = derivedLoadStates
+        let state = PagingState(loadStates, hasList: hasList, listWasEmpty: listWasEmpty)
         #if STAPLER_INTERNAL_CHECKS
             precondition(
                 snapshot.state.name == state.name || snapshot.state.canMove(to: state)
@@ -183,10 +179,7 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         #endif
         snapshot.state = state
         updatePlaceholders(&effects)
-        snapshot.loadStates = LoadStates(
-            refresh: refreshSlot.loadState(endReached: false),
-            prepend: prependSlot.loadState(endReached: hasList && topKey == nil),
-            append: appendSlot.loadState(endReached: hasList && bottomKey == nil))
+        snapshot.loadStates = loadStates
         snapshot.isEndReached = hasList && bottomKey == nil
         snapshot.pages = snapshot.items.pageCount
         snapshot.stopReason = stopReason
@@ -200,12 +193,8 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         case .errorLoadingMore: snapshot.stateFailureSerial = shown.append != 0 ? shown.append : shown.prepend
         default: snapshot.stateFailureSerial = 0
         }
-        switch state {
-        case .data, .loadingMore:
-            snapshot.showsNextPageIndicator = secondPageRequested && !snapshot.isEndReached
-        default:
-            snapshot.showsNextPageIndicator = false
-        }
+        snapshot.showsNextPageIndicator = BottomEdge(loadStates, stopReason: snapshot.stopReason)
+            .showsNextPageIndicator(laterPageRequested: hasList && secondPageRequested)
         effects.publish = true
     }
 
