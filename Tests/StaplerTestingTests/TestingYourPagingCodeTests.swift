@@ -134,7 +134,8 @@ struct TestingYourPagingCodeTests {
         #expect(all.items.map(\.id) == Array(0..<200))
     }
 
-    @Test func searchFailsWithTheAppsOwnError() {
+    @Test("a search typed with the app's own response and error: a list per query, a failure the app names")
+    func searchFailsWithTheAppsOwnError() {
         let server = TestPageSource(query: String.self, delivery: .manual) { query in
             query == "cats" ? (0..<30).map(Post.init) : []
         }
