@@ -180,12 +180,20 @@ extension TestPageSource {
     ///
     /// - Returns: The source.
     public func singleLoad() -> PageSource<Item, Int, Query, Void, TestSourceError> {
-        .singleLoad { query in
-            self.producer {
-                RequestDescription(key: "all", offset: 0, size: 0, query: query, direction: .refresh, isOpening: true)
-            } respond: { state in
-                state.list
-            }
+        .singleLoad { query in self.loadAll(query: query) }
+    }
+
+    /// The fake's single-load endpoint, for an app's own page source: the whole list, in one answer.
+    ///
+    /// Its requests are logged with the key `"all"`, as refreshes.
+    ///
+    /// - Parameter query: The query of the request.
+    /// - Returns: A producer of the list.
+    public func loadAll(query: Query) -> SignalProducer<[Item], TestSourceError> {
+        producer {
+            RequestDescription(key: "all", offset: 0, size: 0, query: query, direction: .refresh, isOpening: true)
+        } respond: { state in
+            state.list
         }
     }
 }

@@ -28,6 +28,10 @@ struct ServerState<Item: Sendable, Query: Sendable> {
     var produced: [String: [String: PageDirection]] = [:]
     /// The largest page size asked for: the page size of the models whose prepends ask for less.
     var pageSize = 0
+    /// The list of each query, for a fake made with one: it replaces ``list`` at every answer.
+    var itemsPerQuery: (@Sendable (Query) -> [Item])?
+    /// The app's own errors the test failed requests with, by the request's index.
+    var appFailures: [Int: any Error] = [:]
 
     /// Notes that `key` was produced for `direction` under `query`.
     mutating func produce(_ key: String, _ direction: PageDirection, query: String) {
@@ -77,6 +81,7 @@ extension TestPageSource {
                     guard !state.disposed.contains(request.index), state.answered.insert(request.index).inserted
                     else { return nil }
                     if let failure = forced ?? rejection { return .failure(failure) }
+                    if let itemsPerQuery = state.itemsPerQuery { state.list = itemsPerQuery(request.query) }
                     return .success(respond(&state))
                 }
                 switch result {

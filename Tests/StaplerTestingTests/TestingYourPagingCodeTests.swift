@@ -48,6 +48,21 @@ struct FakePostsAPI: PostsAPI {
     }
 }
 
+/// The app's search errors.
+enum SearchError: Error, Equatable {
+    case offline
+    case rateLimited
+}
+
+/// One page of the app's `GET /search?q=&page=`.
+struct SearchResults: ExhaustiblePageResponse {
+    let posts: [Post]
+    let hasMore: Bool
+
+    var items: [Post] { posts }
+    var isExhausted: Bool { !hasMore }
+}
+
 @Suite("Test kit: the article's examples")
 struct TestingYourPagingCodeTests {
     @Test("a view model over an async API: scrolling to the last row loads the next page")
@@ -117,5 +132,26 @@ struct TestingYourPagingCodeTests {
         #expect(shown.items.last?.id == 199)
         let all = try await chat.settledRows { try await $0.scroll(to: 0) }
         #expect(all.items.map(\.id) == Array(0..<200))
+    }
+
+    @Test("a search typed with the app's own response and error: a list per query, a failure the app names")
+    func searchFailsWithTheAppsOwnError() {
+        let server = TestPageSource(query: String.self, delivery: .manual) { query in
+            query == "cats" ? (0..<30).map(Post.init) : []
+        }
+        let search = Paginator<Post, Int, String, SearchResults, SearchError>(
+            source: .exhaustible { page, size, query in
+                server.loadExhaustible(page, size: size, query: query)
+                    .map { SearchResults(posts: $0.items, hasMore: !$0.isExhausted) }
+                    .mapError(server.appFailures { _ in .offline })
+            }, pageSize: 20, query: "cats")
+        search.refresh()
+        server.answerAll()
+        search.loadNextPage()
+        server.fail(server.pendingRequests[0], throwing: SearchError.rateLimited)
+        #expect(search.state.value == .errorLoadingMore(.source(.rateLimited)))
+        search.refresh(query: "dogs")
+        server.answerAll()
+        #expect(search.state.value == .noData)
     }
 }

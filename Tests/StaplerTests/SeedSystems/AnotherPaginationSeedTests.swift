@@ -1,6 +1,7 @@
 import Dispatch
 import Reactive
 import Stapler
+import StaplerTesting
 import TestSupport
 import Testing
 
@@ -45,6 +46,31 @@ struct AnotherPaginationSeedTests {
         ((page - 1) * 20..<(page - 1) * 20 + count).map { User(id: $0, query: query) }
     }
 
+    typealias FakeServer = TestPageSource<User, String?>
+
+    /// The README's machine over the kit's fake: the data provider's pages are the fake's exhaustible pages
+    /// of the query's list, and every failure of the fake is the app's `.offline`.
+    static func searchStateMachine(_ server: FakeServer) -> SearchStateMachine {
+        SearchStateMachine(
+            source: .exhaustible { index, size, query in
+                server.loadExhaustible(index, size: size, query: query)
+                    .map { SearchDataResult(hasNextPage: !$0.isExhausted, results: $0.items) }
+                    .mapError(server.appFailures { _ in .offline })
+            }, pageSize: 20, query: nil, prefetchDistance: 3)
+    }
+
+    /// A fake that answers at once, whose list for a query holds `counts[query]` users (none for others).
+    static func fakeServer(_ counts: [String?: Int], failures: [TestFailure] = []) -> FakeServer {
+        FakeServer(query: String?.self, delivery: .synchronous, failures: failures) { query in
+            users(page: 1, count: counts[query] ?? 0, query: query)
+        }
+    }
+
+    /// The data provider's calls to the fake: `(page, query)`, pages counted from 1.
+    static func calls(_ server: FakeServer) -> [Call<Int, String?>] {
+        server.requests.map { Call(Int($0.key)! + 1, $0.query) }
+    }
+
     /// Answers the latest request with `count` users and the has-next-page flag.
     static func answer(_ server: Server, count: Int = 20, hasNextPage: Bool = true, on queue: DispatchQueue? = nil) {
         guard let request = server.last else { return }
@@ -54,26 +80,20 @@ struct AnotherPaginationSeedTests {
 
     @Test("the README's observer sends refresh on .uninitialized from inside the notification; every move is allowed")
     func readmeObserver() {
-        let server = Server()
+        // 45 users without a query, none for "ann", 40 for "bob"; page 3 and the first load of "bob" fail.
+        let server = Self.fakeServer([nil: 45, "bob": 40], failures: [.atRequest(3), .atRequest(6)])
         let machine = Self.searchStateMachine(server)
         let states = Locked<[PagingState<AppError>]>([])
         machine.state.producer.startWithValues { [weak machine] state in
             states.append(state)
             if case .uninitialized = state { machine?.refresh(query: nil) }  // machine?.send(action: .refresh)
         }
-        Self.answer(server)
         machine.preload(index: 16)
-        Self.answer(server)
         machine.preload(index: 36)
-        server.last?.fail(.offline)
         machine.retry()
-        Self.answer(server, count: 5, hasNextPage: false)
         machine.refresh(query: "ann")
-        Self.answer(server, count: 0, hasNextPage: false)
         machine.refresh(query: "bob")
-        server.last?.fail(.offline)
         machine.retry()
-        Self.answer(server)
         let expected: [PagingState<AppError>] = [
             .uninitialized, .refreshing, .data, .loadingMore, .data, .loadingMore, .errorLoadingMore(.source(.offline)),
             .loadingMore, .data, .refreshing, .noData, .refreshing, .errorRefreshing(.source(.offline)), .refreshing,
@@ -82,7 +102,7 @@ struct AnotherPaginationSeedTests {
         #expect(states.value == expected)
         #expect(illegalMoves(states.value).isEmpty)
         #expect(
-            server.keys == [
+            Self.calls(server) == [
                 Call(1, nil), Call(2, nil), Call(3, nil), Call(3, nil), Call(1, "ann"), Call(1, "bob"), Call(1, "bob"),
             ])
         #expect(Array(machine.items.value) == Self.users(page: 1, count: 20, query: "bob"))
@@ -170,15 +190,12 @@ struct AnotherPaginationSeedTests {
 
     @Test("refresh(query: nil) clears the query, as the seed's default argument does; refresh() keeps it")
     func refreshQueryDefault() {
-        let server = Server()
+        let server = Self.fakeServer(["ann": 20, nil: 20])
         let machine = Self.searchStateMachine(server)
         machine.refresh(query: "ann")
-        Self.answer(server)
         machine.refresh()
-        Self.answer(server)
         machine.refresh(query: nil)
-        Self.answer(server)
-        #expect(server.keys == [Call(1, "ann"), Call(1, "ann"), Call(1, nil)])
+        #expect(Self.calls(server) == [Call(1, "ann"), Call(1, "ann"), Call(1, nil)])
     }
 
     @Test("preload(index:) with the README's threshold: page size 20, row 16 preloads and row 10 does not")
@@ -271,15 +288,12 @@ struct AnotherPaginationSeedTests {
 
     @Test(".data delivers each new page: an update's new items are the page, and a refresh replaces the rows")
     func dataCarriesTheNewPage() {
-        let server = Server()
+        let server = Self.fakeServer(["q": 25])
         let machine = Self.searchStateMachine(server)
         let changes = machine.recordChanges()
         machine.refresh(query: "q")
-        Self.answer(server)
         machine.preload(index: 19)
-        Self.answer(server, count: 5)
         machine.refresh(query: "q")
-        Self.answer(server)
         #expect(
             changes.value == [
                 .reloaded(Self.users(page: 1, count: 20, query: "q")),

@@ -51,6 +51,21 @@ struct LeadKitSeedTests {
             pageSize: 2, query: pizzaType)
     }
 
+    typealias FakeServer = TestPageSource<Pizza, PizzaType>
+
+    /// The cursor over the kit's fake: `pizzaListing(pizzaType:page:)` answers the fake's numbered pages of
+    /// the type's list, the fake's item count is the total, and every failure of the fake is `failure`.
+    static func pizzaListingCursor(
+        _ server: FakeServer, pizzaType: PizzaType, failure: PizzaError = .network
+    ) -> PizzaPaginator {
+        PizzaPaginator(
+            source: .pageNumber(firstPage: 1) { page, size, type in
+                server.loadPage(page, size: size, query: type)
+                    .map { PizzaPage(results: $0.items, totalCount: $0.itemCount ?? 0) }
+                    .mapError(server.appFailures { _ in failure })
+            }, pageSize: 2, query: pizzaType)
+    }
+
     /// Answers the latest request with the pizzas `ids` of a list of `total`.
     static func answer(_ server: Server, _ ids: ClosedRange<Int>?, total: Int) {
         let type = server.last!.key.query
@@ -98,17 +113,15 @@ struct LeadKitSeedTests {
 
     @Test("the README's flow: the total-count cursor pages one pizza type until the total, through the delegate")
     func readmeFlow() {
-        let server = Server()
+        let server = FakeServer(query: PizzaType.self, delivery: .synchronous) { type in Self.pizzas(1...5, type) }
         let cursor = Self.pizzaListingCursor(server, pizzaType: .margherita)
         let changes = cursor.recordChanges()
         cursor.refresh()
-        Self.answer(server, 1...2, total: 5)
-        cursor.loadNextPage()
-        Self.answer(server, 3...4, total: 5)
-        cursor.loadNextPage()
-        Self.answer(server, 5...5, total: 5)
-        for _ in 0..<5 { cursor.loadNextPage() }
-        #expect(server.keys == [Call(1, .margherita), Call(2, .margherita), Call(3, .margherita)])
+        for _ in 0..<7 { cursor.loadNextPage() }  // two pages to the total, then five calls past it
+        #expect(
+            server.requests.map { Call(Int($0.key)!, $0.query) } == [
+                Call(1, .margherita), Call(2, .margherita), Call(3, .margherita),
+            ])
         #expect(cursor.isEndReached.value, "exhausted once the loaded count reaches the total")
         #expect(cursor.total.value == 5)
         #expect(
@@ -168,14 +181,15 @@ struct LeadKitSeedTests {
 
     @Test("without pagination only the errors and the empty result need handling: both have their placeholders")
     func singleLoadPlaceholders() {
-        let server = ManualServer<Int, [Pizza], PizzaError>()
+        // The first load fails with an API error 500; the retry gets the empty list.
+        let server = TestPageSource<Pizza, Void>([], delivery: .synchronous, failures: [.atRequest(1)])
         let cursor = Paginator<Pizza, Int, Void, Void, PizzaError>(
-            source: .singleLoad { _ in server.producer(0) }, pageSize: 20)
+            source: .singleLoad { _ in server.loadAll(query: ()).mapError(server.appFailures { _ in .api(code: 500) })
+            },
+            pageSize: 20)
         let rendered = cursor.recordRendering(with: PizzaPresenter())
         cursor.refresh()
-        server.last?.fail(.api(code: 500))
         cursor.retry()
-        server.last?.succeed([])
         #expect(
             rendered.value == [
                 RenderedList(), RenderedList(background: .indicator("whiteLarge")),
@@ -187,15 +201,13 @@ struct LeadKitSeedTests {
 
     @Test("an empty result shows the empty placeholder, after the first request and after a pull-to-refresh")
     func makeEmptyPlaceholder() {
-        let server = Server()
+        // Each refresh gets the next list: empty, two pizzas, empty again.
+        let server = FakeServer(lists: [[], Self.pizzas(1...2), []], query: PizzaType.self, delivery: .synchronous)
         let cursor = Self.pizzaListingCursor(server, pizzaType: .margherita)
         let rendered = cursor.recordRendering(with: PizzaPresenter())
         cursor.refresh()
-        Self.answer(server, nil, total: 0)
         cursor.refresh()
-        Self.answer(server, 1...2, total: 2)
         cursor.refresh()
-        Self.answer(server, nil, total: 0)
         #expect(
             rendered.value == [
                 RenderedList(), RenderedList(background: .indicator("whiteLarge")),
@@ -256,17 +268,15 @@ struct LeadKitSeedTests {
 
     @Test("the initial loading indicator, the loading-more indicator and the retry footer, each where it belongs")
     func indicatorsAndRetryFooter() {
-        let server = Server()
+        // The second request fails with a network error.
+        let server = FakeServer(
+            lists: [Self.pizzas(1...5)], query: PizzaType.self, delivery: .synchronous, failures: [.atRequest(2)])
         let cursor = Self.pizzaListingCursor(server, pizzaType: .margherita)
         let rendered = cursor.recordRendering(with: PizzaPresenter())
         cursor.refresh()
-        Self.answer(server, 1...2, total: 5)
         cursor.loadNextPage()
-        server.last?.fail(.network)
         rendered.value.last?.footer?.press()
-        Self.answer(server, 3...4, total: 5)
         cursor.loadNextPage()
-        Self.answer(server, 5...5, total: 5)
         let gray = Shown.indicator("gray")
         #expect(
             rendered.value == [
@@ -276,7 +286,7 @@ struct LeadKitSeedTests {
                 RenderedList(rowCount: 2, footer: gray), RenderedList(rowCount: 4, footer: gray),
                 RenderedList(rowCount: 4, footer: gray), RenderedList(rowCount: 5),
             ])
-        #expect(server.keys.map(\.key) == [1, 2, 2, 3])
+        #expect(server.requests.compactMap { Int($0.key) } == [1, 2, 2, 3])
     }
 
     @Test("the retry footer loads the failed page again, never a reload, and a press makes one request however often")

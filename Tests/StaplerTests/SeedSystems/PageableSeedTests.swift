@@ -1,6 +1,7 @@
 import Dispatch
 import Reactive
 import Stapler
+import StaplerTesting
 import TestSupport
 import Testing
 
@@ -67,6 +68,27 @@ struct PageableSeedTests {
             pageSize: pageSize, prefetchDistance: 0, deduplication: keyPath.map { .by($0) })
     }
 
+    typealias FakeServer = TestPageSource<UserModel, Void>
+
+    /// The interactor over the kit's fake: the service's pages are the fake's numbered pages from
+    /// `firstPage`, with the fake's page count, and every failure of the fake is `.failed`.
+    static func pageInteractor(
+        firstPage: Int, server: FakeServer, keyPath: (KeyPath<UserModel, Int> & Sendable)? = nil
+    ) -> PageInteractor {
+        PageInteractor(
+            source: .pageNumber(firstPage: firstPage) { page, size, _ in
+                server.loadPage(page, size: size, firstPage: firstPage, query: ())
+                    .map { PageInfo(types: $0.items, page: page, totalPageCount: $0.pageCount ?? 0) }
+                    .mapError(server.appFailures { _ in .failed })
+            }, pageSize: 4, prefetchDistance: 0, deduplication: keyPath.map { .by($0) })
+    }
+
+    /// The users `ids`, as the fake's list.
+    static func users(_ ids: ClosedRange<Int>) -> [UserModel] { ids.map(UserModel.init) }
+
+    /// The pages the fake was asked for.
+    static func pages(_ server: FakeServer) -> [Int] { server.requests.compactMap { Int($0.key) } }
+
     /// The README's table view: rows from `visibleRow()`, cells from `item(for:)`, `shouldPrefetch` on
     /// `willDisplay`.
     struct TableView {
@@ -90,20 +112,19 @@ struct PageableSeedTests {
 
     @Test("the README's flow: refreshPage(), then each display of the last row loads the next page", arguments: [0, 1])
     func readmeFlow(firstPage: Int) {
-        let server = Server()
-        let list = ServerList(Array(1...10), pageSize: 4, firstPage: firstPage)
+        let server = FakeServer(Self.users(1...10), delivery: .manual)
         let pageInteractor = Self.pageInteractor(firstPage: firstPage, server: server)
         let table = TableView(pageInteractor: pageInteractor)
         pageInteractor.refresh()  // setupPageInteractor(): pageInteractor.refreshPage()
         var screens = [table.reloadData()]
-        list.answer(server)
+        server.answerAll()
         screens.append(table.reloadData())
         screens.append(table.reloadData())
-        list.answer(server)
+        server.answerAll()
         screens.append(table.reloadData())
-        list.answer(server)
+        server.answerAll()
         screens.append(table.reloadData())
-        #expect(server.keys == [firstPage, firstPage + 1, firstPage + 2])
+        #expect(Self.pages(server) == [firstPage, firstPage + 1, firstPage + 2])
         #expect(
             screens == [
                 [],
@@ -119,17 +140,13 @@ struct PageableSeedTests {
     @Test("an insert on the server repeats the last item in the next page; the key path drops the repeat")
     func duplicatesDroppedByKeyPath() {
         for keyPath in [nil, \UserModel.id] as [(KeyPath<UserModel, Int> & Sendable)?] {
-            let server = Server()
-            let list = ServerList(Array(1...9), pageSize: 4, firstPage: 1)
+            let server = FakeServer(Self.users(1...9), delivery: .synchronous)
             let pageInteractor = Self.pageInteractor(firstPage: 1, server: server, keyPath: keyPath)
             let changes = pageInteractor.recordChanges()
             pageInteractor.refresh()
-            list.answer(server)
-            list.ids.withLock { $0.insert(10, at: 2) }  // the README's diagram: 10 lands after 2
+            server.mutate { $0.insert(UserModel(id: 10), at: 2) }  // the README's diagram: 10 lands after 2
             pageInteractor.loadNextPage()
-            list.answer(server)
             pageInteractor.loadNextPage()
-            list.answer(server)
             let ids = pageInteractor.items.value.map(\.id)
             if keyPath == nil {
                 #expect(ids == [1, 2, 3, 4, 4, 5, 6, 7, 8, 9], "without a key path every item is kept (the default)")
@@ -142,24 +159,20 @@ struct PageableSeedTests {
                         .appended([8, 9].map(UserModel.init), at: 7..<9),
                     ])
             }
-            #expect(server.keys == [1, 2, 3], "the pages still advance by the server's count")
+            #expect(Self.pages(server) == [1, 2, 3], "the pages still advance by the server's count")
             #expect(pageInteractor.isEndReached.value)
         }
     }
 
     @Test("the visible row count has a loading row while pages are left, none after an error or at the end")
     func visibleRowCount() {
-        let server = Server()
-        let list = ServerList(Array(1...6), pageSize: 4, firstPage: 0)
+        let server = FakeServer(Self.users(1...6), delivery: .synchronous, failures: [.atRequest(2)])
         let pageInteractor = Self.pageInteractor(firstPage: 0, server: server)
         let rows = pageInteractor.presentation.map(\.visibleRowCount)
         let counts = rows.recordValues()
         pageInteractor.refresh()
-        list.answer(server)
-        pageInteractor.loadNextPage()
-        server.last?.fail(.failed)
+        pageInteractor.loadNextPage()  // fails
         pageInteractor.retry()
-        list.answer(server)
         #expect(counts.value == [0, 0, 5, 5, 4, 5, 6])
         #expect(pageInteractor.presentation.value == .content(ListContent(itemCount: 6, footer: .end)))
         withExtendedLifetime(rows) {}
@@ -167,20 +180,19 @@ struct PageableSeedTests {
 
     @Test("prefetch on display of a row: with distance 0 only the last item row loads, once per page")
     func prefetchOnDisplay() {
-        let server = Server()
-        let list = ServerList(Array(1...20), pageSize: 4, firstPage: 1)
+        let server = FakeServer(Self.users(1...20), delivery: .manual)
         let pageInteractor = Self.pageInteractor(firstPage: 1, server: server)
         pageInteractor.refresh()
-        list.answer(server)
+        server.answerAll()
         for row in 0...2 { pageInteractor.preload(index: row) }
-        #expect(server.keys == [1])
+        #expect(Self.pages(server) == [1])
         pageInteractor.preload(index: 4)
-        #expect(server.keys == [1], "the loading row is past the items: its display loads nothing")
+        #expect(Self.pages(server) == [1], "the loading row is past the items: its display loads nothing")
         for _ in 0..<10 { pageInteractor.preload(index: 3) }
-        #expect(server.keys == [1, 2])
-        list.answer(server)
+        #expect(Self.pages(server) == [1, 2])
+        server.answerAll()
         for row in 0...8 { pageInteractor.preload(index: row) }
-        #expect(server.keys == [1, 2, 3])
+        #expect(Self.pages(server) == [1, 2, 3])
     }
 
     @Test("cancel() disposes the request in flight without an error; the next display asks for that page again")

@@ -1,5 +1,6 @@
 import Reactive
 import Stapler
+import StaplerTesting
 import TestSupport
 import Testing
 
@@ -39,6 +40,18 @@ struct StaplerSeedTests {
             stapler = Stapler(pageSize: 10) { offset, size in
                 service.items(offset: offset, size: size)
             }
+        }
+    }
+
+    /// The README's view model over the kit's fake: the network service's `items(offset:size:)` is the
+    /// fake's offset endpoint, and every failure of the fake is `failure`.
+    static func stapler(
+        _ server: TestPageSource<Int, Void>, failure: ServerError = .timeout
+    ) -> Stapler<ItemsResponse, ServerError> {
+        Stapler(pageSize: 10) { offset, size in
+            server.loadOffset(offset, size: size, query: ())
+                .map { ItemsResponse(total: $0.total, items: $0.items) }
+                .mapError(server.appFailures { _ in failure })
         }
     }
 
@@ -106,23 +119,19 @@ struct StaplerSeedTests {
 
     @Test("refreshAction reloads the first page only; the rest loads through loadNextPageIfNeeded()")
     func refreshLoadsFirstPageOnly() {
-        let service = NetworkService()
-        let stapler = ViewModel(service: service).stapler
+        // The refresh gets the next list, the same length with other items.
+        let server = TestPageSource(lists: [Array(0..<40), Array(1_000..<1_040)], delivery: .synchronous)
+        let stapler = Self.stapler(server)
         stapler.initialLoadAction.apply().start()
-        service.answer(0, 10, total: 40)
-        for offset in [10, 20] {
-            stapler.loadNextPageIfNeeded()
-            service.answer(offset, 10, total: 40)
-        }
+        for _ in 0..<2 { stapler.loadNextPageIfNeeded() }
         let completed = stapler.refreshAction.completed.record()
         stapler.refreshAction.apply().start()
-        service.answer(0, 10, total: 40, base: 1_000)
         #expect(completed.values.count == 1)
-        #expect(service.server.keys.map(\.key) == [0, 10, 20, 0], "no page after the first one")
+        #expect(server.requests.map(\.offset) == [0, 10, 20, 0], "no page after the first one")
         #expect(Array(stapler.items.value) == Array(1_000..<1_010))
         #expect(stapler.pages.value == 1)
         stapler.loadNextPageIfNeeded()
-        #expect(service.server.keys.map(\.key) == [0, 10, 20, 0, 10])
+        #expect(server.requests.map(\.offset) == [0, 10, 20, 0, 10])
     }
 
     @Test("items, pages and total start empty and at 0, then follow every response; an empty last page counts")
@@ -172,21 +181,20 @@ struct StaplerSeedTests {
 
     @Test("a refresh's first-page error reaches refreshAction.errors only, and the loaded items stay")
     func refreshErrorsReachTheRefreshAction() {
-        let service = NetworkService()
-        let stapler = ViewModel(service: service).stapler
+        // The refresh's load, the second request, fails.
+        let server = TestPageSource(Array(0..<30), delivery: .synchronous, failures: [.atRequest(2)])
+        let stapler = Self.stapler(server, failure: .unavailable)
         let initialErrors = stapler.initialLoadAction.errors.record()
         let refreshErrors = stapler.refreshAction.errors.record()
         let laterErrors = stapler.errorsAfterFirstPage.record()
         stapler.initialLoadAction.apply().start()
-        service.answer(0, 10, total: 30)
         stapler.refreshAction.apply().start()
-        server(service).fail(.unavailable)
         #expect(refreshErrors.values == [.source(.unavailable)])
         #expect(initialErrors.values.isEmpty && laterErrors.values.isEmpty)
         #expect(Array(stapler.items.value) == Array(0..<10), "decision 5: a failed refresh keeps the items")
         #expect(stapler.paginator.state.value == .errorRefreshing(.source(.unavailable)))
         stapler.loadNextPageIfNeeded()
-        #expect(service.server.keys.map(\.key) == [0, 0], "no next page after a failed refresh")
+        #expect(server.requests.map(\.offset) == [0, 0], "no next page after a failed refresh")
     }
 
     @Test("loadNextPageIfNeeded has no effect with no pages left, before the first page, or during a refresh")

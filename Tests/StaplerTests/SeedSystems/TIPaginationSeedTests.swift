@@ -1,6 +1,7 @@
 import Dispatch
 import Reactive
 import Stapler
+import StaplerTesting
 import TestSupport
 import Testing
 
@@ -41,6 +42,22 @@ struct TIPaginationSeedTests {
     static func bankListCursor(_ server: Server) -> PageSource<Bank, Int, Void, BanksPage, BankListError> {
         .exhaustible { index, size, _ in server.producer(index + 1, size: size) }
     }
+
+    typealias FakeServer = TestPageSource<Bank, Void>
+
+    /// The cursor over the kit's fake: `user_banks?page=N` answers the fake's exhaustible pages, a page
+    /// that reaches the list's end has no pages remaining (the others one or more), no default bank is
+    /// set, and every failure of the fake is `.network`.
+    static func bankListCursor(_ server: FakeServer) -> PageSource<Bank, Int, Void, BanksPage, BankListError> {
+        .exhaustible { index, size, _ in
+            server.loadExhaustible(index, size: size, query: ())
+                .map { BanksPage(pagesRemaining: $0.isExhausted ? 0 : 1, pageItems: $0.items, defaultBank: nil) }
+                .mapError(server.appFailures { _ in .network })
+        }
+    }
+
+    /// The API's pages the fake was asked for, from 1.
+    static func pages(_ server: FakeServer) -> [Int] { server.requests.compactMap { Int($0.key).map { $0 + 1 } } }
 
     static func banks(_ names: String...) -> [Bank] { names.map(Bank.init) }
 
@@ -129,15 +146,14 @@ struct TIPaginationSeedTests {
 
     @Test("exhaustion is the page's flag: the list ends at the exhausted page, also when it is full")
     func exhaustedFlag() {
-        let server = Server()
+        let server = FakeServer(Self.banks("Alfa", "Tinkoff"), delivery: .synchronous)
         let paginator = BankPaginator(source: Self.bankListCursor(server), pageSize: 2)
         paginator.refresh()
-        server.last?.succeed(Self.page(["Alfa", "Tinkoff"], remaining: 0, default: nil))
         #expect(paginator.isEndReached.value)
         #expect(paginator.state.value == .data)
         paginator.loadNextPage()
         paginator.preload(index: 1)
-        #expect(server.keys == [1])
+        #expect(Self.pages(server) == [1])
     }
 
     @Test("a cursor that reports exhaustion as an error is a source that answers it with an exhausted page")
@@ -212,13 +228,11 @@ struct TIPaginationSeedTests {
 
     @Test("an empty first page is clearContent() and the empty state")
     func emptyFirstPageClearsContent() {
-        let server = Server()
+        let server = FakeServer(lists: [Self.banks("Alfa"), []], delivery: .synchronous)
         let paginator = BankPaginator(source: Self.bankListCursor(server), pageSize: 2)
         let screen = BankListScreen(paginator)
         paginator.refresh()
-        server.last?.succeed(Self.page(["Alfa"], remaining: 0, default: "Alfa"))
         paginator.refresh()
-        server.last?.succeed(Self.page([], remaining: 0, default: nil))
         #expect(screen.calls == ["didReloadWith([\"Alfa\"])", "clearContent()"])
         #expect(screen.rows.isEmpty)
         #expect(paginator.state.value == .noData)
@@ -226,19 +240,17 @@ struct TIPaginationSeedTests {
 
     @Test("the default UI delegate is a ListPresenter's defaults: every state has its view")
     func defaultUIDelegate() {
-        let server = Server()
+        // The first and the third requests fail; each reload gets the next list, the third one empty.
+        let all = Self.banks("Alfa", "Tinkoff", "Sber")
+        let server = FakeServer(
+            lists: [all, all, []], delivery: .synchronous, failures: [.atRequest(1), .atRequest(3)])
         let paginator = BankPaginator(source: Self.bankListCursor(server), pageSize: 2)
         let rendered = paginator.recordRendering(with: DefaultsPresenter<BankListError>())
-        paginator.refresh()  // onInitialLoading
-        server.last?.fail(.network)  // onLoadingError
-        paginator.retry()
-        server.last?.succeed(Self.page(["Alfa", "Tinkoff"], remaining: 2, default: "Alfa"))  // onSuccessfulLoad
-        paginator.loadNextPage()  // onLoadingMore
-        server.last?.fail(.network)  // onLoadingMoreError
-        paginator.retry()
-        server.last?.succeed(Self.page(["Sber"], remaining: 0, default: "Sber"))  // onExhaustedState
-        paginator.refresh()  // onReloading
-        server.last?.succeed(Self.page([], remaining: 0, default: nil))  // onEmptyState
+        paginator.refresh()  // onInitialLoading, onLoadingError
+        paginator.retry()  // onSuccessfulLoad
+        paginator.loadNextPage()  // onLoadingMore, onLoadingMoreError
+        paginator.retry()  // onExhaustedState
+        paginator.refresh()  // onReloading, onEmptyState
         let spinner = Shown.indicator("spinner")
         let retry = Shown.button("Retry") {}
         #expect(
@@ -284,15 +296,13 @@ struct TIPaginationSeedTests {
 
     @Test("retry() from the empty state reloads, as in TIPagination")
     func retryFromEmpty() {
-        let server = Server()
+        let server = FakeServer(lists: [[], Self.banks("Alfa")], delivery: .synchronous)
         let paginator = BankPaginator(source: Self.bankListCursor(server), pageSize: 2)
         let states = paginator.state.recordValues()
         paginator.refresh()
-        server.last?.succeed(Self.page([], remaining: 0, default: nil))
         #expect(paginator.state.value == .noData)
         paginator.retry()
-        #expect(server.keys == [1, 1], "the first page again")
-        server.last?.succeed(Self.page(["Alfa"], remaining: 0, default: "Alfa"))
+        #expect(Self.pages(server) == [1, 1], "the first page again")
         #expect(states.value == [.uninitialized, .refreshing, .noData, .refreshing, .data])
         #expect(paginator.items.value.map(\.name) == ["Alfa"])
     }
