@@ -120,4 +120,10 @@ extension Paginator: QuiescenceProbe {
     package func failedLoads() -> [FailedEngineLoad] {
         engine.failedLoads()
     }
+
+    /// How many transitions the paginator's state machine has run: what tests count to know what an input
+    /// costs.
+    package var machineTransitions: UInt64 {
+        engine.state.withLock { $0.transitions }
+    }
 }
