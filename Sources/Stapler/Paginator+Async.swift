@@ -1,6 +1,10 @@
 // The `async` forms of the paginator's calls: each returns exactly one outcome when what it started is
 // over (applied, failed, superseded or cancelled), or at once when it started nothing.
 //
+// A call returns only after the publication its outcome reports has been delivered and the delivering
+// thread has let go of delivery (contract clause 7.11): right after it, the properties show what the call
+// did, and the caller's next call (an `insert`, an edit) is delivered before it returns.
+//
 // Cancelling the awaiting task returns `.cancelled` at once but does not cancel the load: a SwiftUI
 // `.refreshable` or `.task` is cancelled whenever its view goes away or redraws, and the load may be
 // shared (another call, the facade's action, the list itself waits for it). Its result still lands.
@@ -115,5 +119,11 @@ extension Paginator: QuiescenceProbe {
 
     package func failedLoads() -> [FailedEngineLoad] {
         engine.failedLoads()
+    }
+
+    /// How many transitions the paginator's state machine has run: what tests count to know what an input
+    /// costs.
+    package var machineTransitions: UInt64 {
+        engine.state.withLock { $0.transitions }
     }
 }

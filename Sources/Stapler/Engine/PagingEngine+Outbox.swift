@@ -29,6 +29,11 @@ extension PagingEngine {
         @usableFromInline var nextDerivedID = 0
         /// Increases with every staged publication.
         @usableFromInline var publishedSerial: UInt64 = 0
+        /// The awaiting tasks that outcomes reported during the running flush resolved: the flusher
+        /// resumes them once it has let go of its role (see ``PagingEngine/resumeAfterDelivery(_:_:)``).
+        @usableFromInline var resumes: [@Sendable () -> Void] = []
+        /// How many resumes a flusher took when it let go of its role and has not run yet.
+        @usableFromInline var resuming = 0
 
         @inlinable
         init(query: Query) {
@@ -75,8 +80,8 @@ extension PagingEngine {
         static var spareBoxLimit: Int { 4 }
     }
 
-    /// What the flusher delivers: a publication to every property and signal, or a first-page outcome
-    /// to the action that waits for it.
+    /// What the flusher delivers: a publication to every property and signal, or an outcome to the call
+    /// that waits for it.
     @usableFromInline
     enum Delivery {
         case publication(PublicationBox<Item, Query, Metadata, Failure>)
@@ -143,6 +148,12 @@ extension PagingEngine {
     /// items have an identity: the flusher computes it after taking the publication off the queue and
     /// before staging it, with no lock held (the identity is user code); only the flusher stages, so the
     /// order of publications stays the order of the transitions.
+    ///
+    /// An outcome is reported in its turn, after the notifications of the publications before it: a
+    /// completion handler runs there, as an observer does. An awaiting task is resumed only once the
+    /// flusher has let go of its role, with the outbox empty (see ``resumeAfterDelivery(_:_:)``): resumed
+    /// earlier, on its own thread, the task's next call would find a flush running and return before its
+    /// publication was delivered.
     @inlinable
     func flush() {
         var notifications: [StagedNotification] = []
@@ -156,6 +167,8 @@ extension PagingEngine {
         // The lists derived from the publication just staged, and that publication, when there are any.
         var derived: [(id: Int, list: DerivedList)] = []
         var current: PublicationBox<Item, Query, Metadata, Failure>?
+        // The awaiting tasks to resume once this flusher has let go of its role.
+        var resumes: [@Sendable () -> Void] = []
         while true {
             var step = outbox.withLock { box -> FlushStep in
                 if !claimed {
@@ -172,6 +185,10 @@ extension PagingEngine {
                 case nil:
                     box.isFlushing = false
                     swap(&notifications, &box.spareNotifications)
+                    if !box.resumes.isEmpty {
+                        swap(&resumes, &box.resumes)
+                        box.resuming += resumes.count
+                    }
                     return .done
                 case .publication(let next)?:
                     if identities != nil,
@@ -220,6 +237,10 @@ extension PagingEngine {
             case .report(let report):
                 report()
             case .done:
+                if !resumes.isEmpty {
+                    for resume in resumes { resume() }
+                    outbox.withLock { $0.resuming -= resumes.count }
+                }
                 if claimed { resumeSettledIfQuiescent() }
                 return
             }

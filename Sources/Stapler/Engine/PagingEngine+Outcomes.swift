@@ -120,20 +120,47 @@ extension PagingEngine {
     /// Runs `begin` with a callback that resolves the awaiting call; returns the first outcome: the
     /// callback's, `begin`'s own immediate one, or ``LoadOutcome/cancelled`` when the awaiting task is
     /// cancelled (the load goes on: others may share it).
+    ///
+    /// The callback's outcome resumes the task only after the flusher that reported it has let go of its
+    /// role (``resumeAfterDelivery(_:_:)``): when the call returns, what it reports is delivered, and the
+    /// caller's next call delivers its own publication before returning (unless another thread is
+    /// delivering at that moment).
     @inlinable
     func awaitOutcome(
         _ begin: (@escaping EdgeWaiter) -> LoadOutcome<Failure>
     ) async -> LoadOutcome<Failure> {
         let box = OutcomeBox<Failure>()
+        // The outbox, not the engine: the callback waits in the engine's state until its load ends.
+        let outbox = outbox
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 box.wait(continuation)
-                let immediate = begin { box.resolve($0) }
+                let immediate = begin { outcome in Self.resumeAfterDelivery(outbox) { box.resolve(outcome) } }
                 if case .ignored = immediate { box.resolve(immediate) }
             }
         } onCancel: {
             box.resolve(.cancelled)
         }
+    }
+}
+
+extension PagingEngine {
+    /// Runs `resume` once the running flush is over and its flusher has let go of its role, or at once
+    /// when no flush is running.
+    ///
+    /// Outcomes are reported by the flusher (or, for whoever still waits, by the engine's release, when no
+    /// flush can run), so a flush running now is this thread's own: it runs `resume` after it finds the
+    /// outbox empty and lets go of its role, with no lock held. The awaiting task `resume` wakes, on
+    /// another thread, then finds no flush running: its next call delivers its own publication before it
+    /// returns, so what it reads right after is up to date.
+    @inlinable
+    static func resumeAfterDelivery(_ outbox: LockedState<Outbox>, _ resume: @escaping @Sendable () -> Void) {
+        let deferred = outbox.withLock { box -> Bool in
+            guard box.isFlushing else { return false }
+            box.resumes.append(resume)
+            return true
+        }
+        if !deferred { resume() }
     }
 }
 

@@ -7,11 +7,13 @@ import Reactive
 // a stale reading of a state that a call just changed.
 
 extension PagingEngine {
-    /// Whether the machine waits for nothing and every publication it made has been delivered; called with
-    /// both locks held (the state's, then the outbox's).
+    /// Whether the machine waits for nothing, every publication it made has been delivered, and every
+    /// awaiting task its outcomes resolved has been resumed; called with both locks held (the state's, then
+    /// the outbox's).
     @inlinable
     func isQuiescent(_ machine: Machine, _ box: Outbox) -> Bool {
         machine.inFlight == nil && machine.scheduledRetry == nil && box.deliveries.isEmpty && !box.isFlushing
+            && box.resuming == 0
     }
 
     /// Returns when the engine is quiescent (see ``isQuiescent(_:_:)``), or when the calling task is
@@ -97,7 +99,7 @@ extension PagingEngine {
     /// is scheduled, and whether publications wait to be delivered.
     func pendingWork() -> PendingEngineWork {
         state.withLock { state in
-            let undelivered = outbox.withLock { !$0.deliveries.isEmpty || $0.isFlushing }
+            let undelivered = outbox.withLock { !$0.deliveries.isEmpty || $0.isFlushing || $0.resuming != 0 }
             let loads = PageDirection.allCases.compactMap { direction in
                 state.machine[slot: direction].load.map { (direction, String(describing: $0.request.key)) }
             }

@@ -92,6 +92,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         @usableFromInline var settleWaiters: [UInt64: SettleWaiter] = [:]
         /// The id of the latest caller of `settled()`.
         @usableFromInline var nextSettleWaiter: UInt64 = 0
+        /// How many transitions the machine has run, for the tests that count what an input costs.
+        @usableFromInline var transitions: UInt64 = 0
 
         @inlinable
         init(machine: Machine) {
@@ -205,6 +207,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         var retryTimer: (any Disposable)?
         let generation = state.withLock { state -> UInt64 in
             var effects = transition(&state.machine)
+            state.transitions &+= 1
             let generation = state.machine.snapshot.generation
             if let waiter {
                 state.waiters[generation, default: []].append(waiter)
@@ -289,7 +292,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             }
             guard isCurrent else { return timer.dispose() }
         }
-        let disposable = source.start(load.request, PageSink(receiver: receiver, ticket: ticket))
+        let disposable = source.start(
+            load.request, PageSink(receiver: receiver, ticket: ticket, firstEvent: FirstEvent()))
         let isCurrent = state.withLock { state -> Bool in
             guard state.loads[direction]?.ticket == ticket else { return false }
             state.loads[direction]?.disposable = disposable
@@ -345,8 +349,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         case .failed(let error):
             send { $0.receiveFailed(ticket: ticket, error: error) }
         case .completed:
-            // A producer completes after its page too. That completion finds its load answered: checked
-            // here, it costs one lock round trip instead of a transition the machine would reject.
+            // The load's first event (the sink drops the completion after a page): a completion with no
+            // page. A superseded load's, checked here, costs one lock round trip instead of a transition.
             guard state.withLock({ $0.machine.direction(of: ticket) != nil }) else { return }
             send { $0.receiveFailed(ticket: ticket, error: .noPage) }
         case .interrupted:

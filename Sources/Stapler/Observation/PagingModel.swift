@@ -114,8 +114,13 @@
         }
 
         // MARK: Actions
+        //
+        // Each awaited call returns with the model showing what it did: the paginator resumes the call
+        // once the publication it reports has been delivered (and so posted to the model), and the call
+        // applies it before returning, whether or not the hop the model scheduled for it has run.
 
-        /// Starts a new generation and returns when it is over; see ``Paginator/refresh(_:query:)-7wvhq``.
+        /// Starts a new generation and returns when it is over, the model showing its result;
+        /// see ``Paginator/refresh(_:query:)-7wvhq``.
         ///
         /// - Parameters:
         ///   - mode: How the list reloads.
@@ -123,31 +128,42 @@
         /// - Returns: The load's outcome.
         @discardableResult
         public func refresh(_ mode: RefreshMode<Key> = .restart, query: Query? = nil) async -> LoadOutcome<Failure> {
-            await paginator.refresh(mode, query: query)
+            let outcome = await paginator.refresh(mode, query: query)
+            applyDelivered()
+            return outcome
         }
 
-        /// Loads the next page and returns when it is over; see ``Paginator/loadNextPage()-4783a``.
+        /// Loads the next page and returns when it is over, the model showing its result;
+        /// see ``Paginator/loadNextPage()-4783a``.
         ///
         /// - Returns: The load's outcome.
         @discardableResult
         public func loadNextPage() async -> LoadOutcome<Failure> {
-            await paginator.loadNextPage()
+            let outcome = await paginator.loadNextPage()
+            applyDelivered()
+            return outcome
         }
 
-        /// Loads the previous page and returns when it is over; see ``Paginator/loadPreviousPage()-326xd``.
+        /// Loads the previous page and returns when it is over, the model showing its result;
+        /// see ``Paginator/loadPreviousPage()-326xd``.
         ///
         /// - Returns: The load's outcome.
         @discardableResult
         public func loadPreviousPage() async -> LoadOutcome<Failure> {
-            await paginator.loadPreviousPage()
+            let outcome = await paginator.loadPreviousPage()
+            applyDelivered()
+            return outcome
         }
 
-        /// Requests again what failed and returns when it is over; see ``Paginator/retry()-9xre6``.
+        /// Requests again what failed and returns when it is over, the model showing its result;
+        /// see ``Paginator/retry()-9xre6``.
         ///
         /// - Returns: The outcome of what was retried.
         @discardableResult
         public func retry() async -> LoadOutcome<Failure> {
-            await paginator.retry()
+            let outcome = await paginator.retry()
+            applyDelivered()
+            return outcome
         }
 
         /// Loads a page at each end that row `index` of ``items`` is near; see ``Paginator/preload(index:)``.
