@@ -58,7 +58,8 @@ struct ActionFeedbackTests {
     }
 
     /// Whether this is a debug build, where a drain of more than a million events traps (release builds
-    /// run such a drain on: these tests would loop forever there).
+    /// run such a drain on: these tests would loop forever there). The trap tests lower the limit to
+    /// 10,000 events in their child process, so they take seconds under a sanitizer, not minutes.
     static var isDebugBuild: Bool {
         #if DEBUG
             true
@@ -72,6 +73,7 @@ struct ActionFeedbackTests {
         .enabled(if: isDebugBuild, "the feedback-loop trap exists in debug builds only"))
     func R17_oscillationTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            feedbackLoopLimitForTests.relaxedStore(10_000)
             let on = MutableProperty(true)
             let action = Action<Void, Int, ProbeError>(enabledIf: Property(on)) { _ in .empty }
             action.isEnabled.producer.startWithValues { enabled in on.value = !enabled }
@@ -79,6 +81,7 @@ struct ActionFeedbackTests {
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(stderr.contains("possible feedback loop"))
         #expect(stderr.contains("Signal<Bool, Never>"))
+        #expect(stderr.contains("more than 10000 events"), "the lowered limit")
     }
 
     @Test(
@@ -86,6 +89,7 @@ struct ActionFeedbackTests {
         .enabled(if: isDebugBuild, "the feedback-loop trap exists in debug builds only"))
     func R17_endlessResendTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            feedbackLoopLimitForTests.relaxedStore(10_000)
             let (signal, input) = Signal<Int, ProbeError>.pipe()
             signal.observeValues { input.send(value: $0 + 1) }
             input.send(value: 0)
@@ -93,6 +97,7 @@ struct ActionFeedbackTests {
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(stderr.contains("possible feedback loop"))
         #expect(stderr.contains("Signal<Int, ProbeError>"))
+        #expect(stderr.contains("more than 10000 events"), "the lowered limit")
     }
 
     @Test("R17: 4 threads toggle the enabling property while the observer writes it back (barrier)")
