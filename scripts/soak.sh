@@ -22,7 +22,7 @@
 #
 # Every round runs, whatever the time: the script stops starting rounds once `seconds` have passed and
 # at least one round of each of the 8 kinds ran. The list's length grows with the time given (25 items
-# per second of a round: a round of the CI's 2 minutes takes about 15 s), so a long soak also means
+# per second of a round: a round of a 2-minute soak takes about 15 s), so a long soak also means
 # long-lived processes.
 #
 # Environment: SOAK_ITEMS (items per list, instead of the computed number), SOAK_RSS_MARGIN_MB.

@@ -73,7 +73,9 @@ struct ActionFeedbackTests {
         .enabled(if: isDebugBuild, "the feedback-loop trap exists in debug builds only"))
     func R17_oscillationTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            feedbackLoopLimitForTests.relaxedStore(10_000)
+            #if DEBUG
+                feedbackLoopLimitForTests.relaxedStore(10_000)
+            #endif
             let on = MutableProperty(true)
             let action = Action<Void, Int, ProbeError>(enabledIf: Property(on)) { _ in .empty }
             action.isEnabled.producer.startWithValues { enabled in on.value = !enabled }
@@ -89,7 +91,9 @@ struct ActionFeedbackTests {
         .enabled(if: isDebugBuild, "the feedback-loop trap exists in debug builds only"))
     func R17_endlessResendTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            feedbackLoopLimitForTests.relaxedStore(10_000)
+            #if DEBUG
+                feedbackLoopLimitForTests.relaxedStore(10_000)
+            #endif
             let (signal, input) = Signal<Int, ProbeError>.pipe()
             signal.observeValues { input.send(value: $0 + 1) }
             input.send(value: 0)

@@ -136,7 +136,7 @@ struct AsyncValuesTests {
 
     @Test("R15: a synchronous producer of 20,000 values and a slow consumer: every value once, in order")
     func R15_fastProducerSlowConsumer() async {
-        let count = 20_000
+        let count = stressRounds(20_000)
         var received: [Int] = []
         received.reserveCapacity(count)
         for await value in SignalProducer<Int, Never>(values: 0..<count).values {
@@ -149,7 +149,7 @@ struct AsyncValuesTests {
 
     @Test("R15: 20,000 values sent from another thread to a slow consumer: every value once, in order")
     func R15_otherThreadProducer() async {
-        let count = 20_000
+        let count = stressRounds(20_000)
         let producer = SignalProducer<Int, Never> { observer, lifetime in
             DispatchQueue.global().async {
                 for value in 0..<count {

@@ -32,7 +32,7 @@ struct PropertyValuesTests {
 
     @Test("R10: writes from another thread while iterating arrive with no gap and no duplicate")
     func R10_noGapNoDuplicate() async {
-        let count = 20_000
+        let count = stressRounds(20_000)
         for attachEarly in [true, false] {
             let property = MutableProperty(0)
             let attached = Locked(false)

@@ -85,7 +85,7 @@ struct SettledKitTests {
     @Test(
         "P67: 100 random scripts of loads and preloads of the last row: after each settle, exactly one more page shows")
     func P67_randomScriptsMatchTheOracle() async throws {
-        for seed in 0..<100 {
+        for seed in 0..<stressRounds(100) {
             var random = SplitMix(seed: UInt64(seed))
             let server = RowsServer(rows: 95, latency: .milliseconds(Int(random.next() % 50)))
             let paginator = server.paginator(pageSize: 10)

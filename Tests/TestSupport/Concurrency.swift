@@ -34,6 +34,16 @@ public let runsUnderSanitizer: Bool = {
     return dlsym(handle, "__tsan_init") != nil || dlsym(handle, "__asan_init") != nil
 }()
 
+/// How many rounds a long stress loop runs: `full` in a plain build, a fifth of it (at least 1) under a
+/// sanitizer.
+///
+/// A sanitizer slows every round 5 to 20 times, and its value lies in the interleavings it checks, which a
+/// fifth of the rounds still exercise; the plain passes run every round. CI runs the sanitizers' passes
+/// side by side, where the cooperative pool's few threads make long async loops the slowest tests.
+public func stressRounds(_ full: Int) -> Int {
+    runsUnderSanitizer ? max(1, full / 5) : full
+}
+
 /// Runs `body` on a fresh thread and reports whether it finished within `seconds` (ten times as long,
 /// at most 30 minutes, under a sanitizer).
 ///

@@ -72,7 +72,7 @@ struct AwaitVisibilityTests {
     @Test("P37: 2,000 runs on real threads: an edit right after an awaited load reads back at once")
     func P37_noStaleReadAfterAwait() async {
         var stale: [String] = []
-        for run in 0..<2_000 {
+        for run in 0..<stressRounds(2_000) {
             let paginator = Paginator(
                 source: .offset { (offset, size, _: Void) async throws(ServerError) in page(offset, size, total: 100) },
                 pageSize: 10)
@@ -100,7 +100,7 @@ struct AwaitVisibilityTests {
     @Test("P37: two live messages added after awaited loads land in order, 500 runs on real threads")
     func P37_liveMessagesInOrder() async {
         var misplaced: [String] = []
-        for run in 0..<500 {
+        for run in 0..<stressRounds(500) {
             // A chat opened at its newest page (messages 90..<100), older pages above, answered by tasks.
             let chat = Paginator(
                 source: PageSource<Message, Int, Void, Void, ServerError>(firstKey: 90) {
