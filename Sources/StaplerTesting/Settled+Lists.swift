@@ -60,3 +60,22 @@ extension TransformedList {
         }
     }
 #endif
+
+#if canImport(Observation)
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    extension TransformedModel {
+        /// Returns when the paginator waits for nothing and this model shows its transformed list's latest
+        /// rows, driving `scheduler`; see ``Stapler/Paginator/settled(timeout:advancing:)``.
+        ///
+        /// - Parameters:
+        ///   - timeout: How long to wait in real time for work that no scheduler the kit drives will finish.
+        ///   - scheduler: The test scheduler the paginator's sources, policy or deliveries run on, if any.
+        /// - Throws: ``StaplerTesting/TestKitError/notSettled(pending:)`` or ``StaplerTesting/TestKitError/unknownKey(_:)``.
+        public func settled(timeout: Duration = .seconds(10), advancing scheduler: TestScheduler? = nil)
+            async throws(TestKitError)
+        {
+            try await list.settled(timeout: timeout, advancing: scheduler)
+            applyDelivered()
+        }
+    }
+#endif

@@ -28,7 +28,7 @@ final class AsyncUsersAPI: Sendable {
 
 // README.md, quick start, the SwiftUI model (an app that targets macOS 14 / iOS 17 needs no `@available`).
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-typealias UsersModel = PagingModel<User, Int, Void, UsersPage, APIError>
+typealias UsersModel = OffsetPagingModel<UsersPage, Void, APIError>
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor

@@ -30,6 +30,9 @@
     /// }
     /// ```
     ///
+    /// ``lastUpdate`` says how ``items`` changed in the model's latest turn and which row a list keeps in
+    /// place (a refresh around a row, a page prepended), so a view keeps its scroll position.
+    ///
     /// The model holds its paginator; the paginator does not hold the model. Releasing the model
     /// releases the paginator (unless you keep it), which disposes its loads in flight.
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
@@ -54,16 +57,30 @@
         public private(set) var metadata: Metadata?
         /// How many snapshots of the paginator the model applied (coalesced ones are skipped).
         public private(set) var snapshotsApplied = 0
+        /// How ``items`` changed in the latest turn that changed them, with the row a list keeps in place;
+        /// `nil` until the items first change.
+        ///
+        /// It is assigned on the main actor in the same turn as ``items``, so a view that reacts to it
+        /// (`onChange(of: model.lastUpdate?.id)`, scrolling to the ``ModelUpdate/anchor``'s row) does so
+        /// in the same transaction as the rows it describes, with no frame drawn between them; an
+        /// asynchronous sequence would be read in a later turn, after the list had drawn the new rows at
+        /// the old offset. When the model coalesced several snapshots, the update describes the change
+        /// from the rows it showed before to the rows it shows now (see ``ModelUpdate``).
+        public private(set) var lastUpdate: ModelUpdate?
 
         /// The paginator under the model.
         @ObservationIgnored public let paginator: Paginator<Item, Key, Query, Metadata, Failure>
-        @ObservationIgnored private let inbox = SnapshotInbox<Item, Metadata, Failure>()
+        @ObservationIgnored private let inbox = ModelInbox<Posted>()
         @ObservationIgnored private let observation = SerialDisposable()
         /// Where the snapshot the model shows came from: what the indices the app passes refer to.
         @ObservationIgnored var shown: ShownSnapshot
         /// The snapshot the model's properties show: each changes only when the next one does not repeat
         /// it by the paginator's rule for that property.
         @ObservationIgnored private var applied: PagingSnapshot<Item, Metadata, Failure>
+
+        /// The newest snapshot delivered, its publication's serial, and whether it or a snapshot it
+        /// replaced applied a page.
+        typealias Posted = (snapshot: PagingSnapshot<Item, Metadata, Failure>, serial: UInt64, appliesPage: Bool)
 
         /// Creates the model of `paginator`, showing its current snapshot at once.
         ///
@@ -86,8 +103,18 @@
             let engine = paginator.engine
             observation.inner = paginator.snapshot.signal.observeValues { [weak self] snapshot in
                 // While an observer is notified, the outbox's published publication is the notified one.
-                let (serial, appliesPage) = engine.outbox.withLock { ($0.publishedSerial, $0.published.appliesPage) }
-                guard inbox.post(snapshot, serial: serial, appliesPage: appliesPage) else { return }
+                let (serial, appliesPage, step) = engine.outbox.withLock { box in
+                    (
+                        box.publishedSerial, box.published.appliesPage,
+                        box.published.itemsChange.map {
+                            RowsStep(
+                                change: $0, anchor: box.published.anchor,
+                                previousCount: box.published.previousItems.count)
+                        }
+                    )
+                }
+                let posted = inbox.post(step) { (snapshot, serial, appliesPage || $0?.appliesPage == true) }
+                guard posted else { return }
                 Task { @MainActor in self?.drain() }
             }
         }
@@ -99,11 +126,13 @@
         /// Applies the newest snapshot that arrived, in one turn, assigning only the properties it changes
         /// (by the paginator's skip rules), so a view that reads an unchanged one is not invalidated.
         private func drain() {
-            guard let (snapshot, serial, appliesPage) = inbox.take() else { return }
+            guard let taken = inbox.take() else { return }
+            let (snapshot, serial, appliesPage) = taken.value
             shown = ShownSnapshot(snapshot, serial: serial)
             let last = applied
             applied = snapshot
             if !snapshot.shows(sameItemsAs: last) { items = snapshot.items }
+            if let update = ModelUpdate(id: (lastUpdate?.id ?? 0) + 1, composing: taken.steps) { lastUpdate = update }
             if !snapshot.shows(sameStateAs: last) { state = snapshot.state }
             if !snapshot.shows(sameLoadStatesAs: last) { loadStates = snapshot.loadStates }
             if !snapshot.shows(samePresentationAs: last) { presentation = ListPresentation(snapshot) }
@@ -215,33 +244,4 @@
         }
     }
 
-    /// The newest snapshot not yet applied by a model, and whether a hop to the main actor is scheduled.
-    final class SnapshotInbox<Item: Sendable, Metadata: Sendable, Failure: Error>: Sendable {
-        /// The newest snapshot, its publication's serial, and whether it or a snapshot it replaced
-        /// applied a page.
-        typealias Posted = (snapshot: PagingSnapshot<Item, Metadata, Failure>, serial: UInt64, appliesPage: Bool)
-        // Guarded by its own lock.
-        private let state = LockedState<(posted: Posted?, scheduled: Bool)>((nil, false))
-
-        /// Keeps `snapshot`, of publication `serial`, as the newest (remembering whether any snapshot not
-        /// yet taken applied a page); returns whether the caller must schedule a drain.
-        func post(_ snapshot: PagingSnapshot<Item, Metadata, Failure>, serial: UInt64, appliesPage: Bool) -> Bool {
-            state.withLock { state in
-                state.posted = (snapshot, serial, appliesPage || state.posted?.appliesPage == true)
-                defer { state.scheduled = true }
-                return !state.scheduled
-            }
-        }
-
-        /// Takes the newest snapshot and its serial; the next post schedules a new drain.
-        func take() -> Posted? {
-            state.withLock { state in
-                defer {
-                    state.posted = nil
-                    state.scheduled = false
-                }
-                return state.posted
-            }
-        }
-    }
 #endif
