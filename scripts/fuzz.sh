@@ -3,6 +3,9 @@
 #
 # Usage: scripts/fuzz.sh [target] [seconds]     (default: page-storage, 60)
 #        scripts/fuzz.sh all [seconds]          every target in turn, each for that long
+#        scripts/fuzz.sh build                  builds every target's binary and runs none (CI builds them
+#                                               while the test passes run; a later run reuses a binary
+#                                               built from the same sources)
 #
 # Targets (each a Fuzz/<Name>/ folder and a seed corpus in Fuzz/Corpus/<Name>):
 #   page-storage   PagedItems against a plain array of pages (Fuzz/PageStorage), built with the storage's
@@ -33,9 +36,10 @@ build=".build-fuzz"
 modules="$build/modules"
 mkdir -p "$build"
 
-if [ "$target" = all ]; then
-    for each in page-storage engine wire-formats restoration; do
-        "$0" "$each" "$seconds"
+targets=(page-storage engine wire-formats restoration)
+if [ "$target" = all ] || [ "$target" = build ]; then
+    for each in "${targets[@]}"; do
+        if [ "$target" = build ]; then FUZZ_BUILD_ONLY=1 "$0" "$each"; else "$0" "$each" "$seconds"; fi
     done
     exit 0
 fi
@@ -70,16 +74,29 @@ build_libraries() {
     echo "$stamp" > "$modules/stamp"
 }
 
+case "$target" in
+page-storage) corpus="Fuzz/Corpus/PageStorage" ;;
+engine) corpus="Fuzz/Corpus/Engine" ;;
+wire-formats) corpus="Fuzz/Corpus/WireFormats" ;;
+restoration) corpus="Fuzz/Corpus/Restoration" ;;
+*)
+    echo "fuzz: unknown target $target" >&2
+    exit 2
+    ;;
+esac
 binary="$build/fuzz-$target"
-rm -f "$binary"
+# The sources a target's binary is built from (a superset), with the flags: a binary whose stamp matches
+# is reused as it is.
+sources_stamp=$( (echo "${flags[*]}"; find Sources Demo Fuzz Tests/TestSupport Tests/StaplerTests -name '*.swift' |
+    sort | xargs cat) | sha1sum | cut -d' ' -f1)
+if [ ! -x "$binary" ] || [ "$(cat "$binary.stamp" 2>/dev/null)" != "$sources_stamp" ]; then
+rm -f "$binary" "$binary.stamp"
 case "$target" in
 page-storage)
-    corpus="Fuzz/Corpus/PageStorage"
     compile -module-name FuzzTarget Sources/Stapler/Storage/*.swift Fuzz/PageStorage/FuzzPageStorage.swift \
         -o "$binary"
     ;;
 engine)
-    corpus="Fuzz/Corpus/Engine"
     build_libraries
     build_module TestSupport Tests/TestSupport/Locked.swift Tests/TestSupport/SplitMix.swift \
         Tests/TestSupport/ManualServer.swift
@@ -92,25 +109,25 @@ engine)
         Tests/StaplerTests/Fixtures.swift Fuzz/Engine/FuzzEngine.swift -o "$binary"
     ;;
 wire-formats)
-    corpus="Fuzz/Corpus/WireFormats"
     build_libraries
     compile -I "$modules" -L "$modules" -lStapler -lReactive -module-name FuzzWireFormats \
         $(find Demo -name '*.swift' ! -name main.swift | sort) Fuzz/WireFormats/FuzzWireFormats.swift -o "$binary"
     ;;
 restoration)
-    corpus="Fuzz/Corpus/Restoration"
     build_libraries
     build_module TestSupport Tests/TestSupport/Locked.swift Tests/TestSupport/SplitMix.swift \
         Tests/TestSupport/ManualServer.swift
     compile -I "$modules" -L "$modules" -lStapler -lReactive -lTestSupport -module-name FuzzRestoration \
         Tests/StaplerTests/Fixtures.swift Fuzz/Restoration/FuzzRestoration.swift -o "$binary"
     ;;
-*)
-    echo "fuzz: unknown target $target" >&2
-    exit 2
-    ;;
 esac
 [ -x "$binary" ] || { echo "fuzz: the $target target did not build" >&2; exit 1; }
+echo "$sources_stamp" > "$binary.stamp"
+fi
+if [ -n "${FUZZ_BUILD_ONLY:-}" ]; then
+    echo "fuzz: $target built"
+    exit 0
+fi
 
 mkdir -p "$corpus" "$build/artifacts-$target" "$build/corpus-$target"
 # No backtracer or symbolizer process on a crash: either may outlive the target and hold the pipe open.
