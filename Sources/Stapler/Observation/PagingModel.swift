@@ -157,9 +157,7 @@
         /// - Returns: The load's outcome.
         @discardableResult
         public func refresh(_ mode: RefreshMode<Key> = .restart, query: Query? = nil) async -> LoadOutcome<Failure> {
-            let outcome = await paginator.refresh(mode, query: query)
-            applyDelivered()
-            return outcome
+            showing(await paginator.refresh(mode, query: query))
         }
 
         /// Loads the next page and returns when it is over, the model showing its result;
@@ -168,9 +166,7 @@
         /// - Returns: The load's outcome.
         @discardableResult
         public func loadNextPage() async -> LoadOutcome<Failure> {
-            let outcome = await paginator.loadNextPage()
-            applyDelivered()
-            return outcome
+            showing(await paginator.loadNextPage())
         }
 
         /// Loads the previous page and returns when it is over, the model showing its result;
@@ -179,9 +175,7 @@
         /// - Returns: The load's outcome.
         @discardableResult
         public func loadPreviousPage() async -> LoadOutcome<Failure> {
-            let outcome = await paginator.loadPreviousPage()
-            applyDelivered()
-            return outcome
+            showing(await paginator.loadPreviousPage())
         }
 
         /// Requests again what failed and returns when it is over, the model showing its result;
@@ -190,9 +184,7 @@
         /// - Returns: The outcome of what was retried.
         @discardableResult
         public func retry() async -> LoadOutcome<Failure> {
-            let outcome = await paginator.retry()
-            applyDelivered()
-            return outcome
+            showing(await paginator.retry())
         }
 
         /// Loads a page at each end that row `index` of ``items`` is near; see ``Paginator/preload(index:)``.
@@ -222,6 +214,13 @@
         /// paginator is settled, every publication has been delivered, so the model then shows the last.
         package func applyDelivered() {
             drain()
+        }
+
+        /// Returns `outcome` once the model shows what it reports: the paginator resumed the awaited call
+        /// after delivering it, so the model applies it before its caller reads on.
+        private func showing(_ outcome: LoadOutcome<Failure>) -> LoadOutcome<Failure> {
+            applyDelivered()
+            return outcome
         }
 
         /// Disposes the loads in flight; see ``Paginator/cancel()``.

@@ -109,6 +109,13 @@
             drain()
         }
 
+        /// Returns `outcome` once the model shows what it reports: the paginator resumed the awaited call
+        /// after delivering it, so the model applies it before its caller reads on.
+        private func showing(_ outcome: LoadOutcome<Failure>) -> LoadOutcome<Failure> {
+            applyDelivered()
+            return outcome
+        }
+
         // MARK: Calls
         //
         // Each awaited call returns with the model showing what it did: the paginator resumes it once the
@@ -120,9 +127,7 @@
         /// - Returns: The load's outcome.
         @discardableResult
         public func refresh() async -> LoadOutcome<Failure> {
-            let outcome = await calls.refresh()
-            applyDelivered()
-            return outcome
+            showing(await calls.refresh())
         }
 
         /// Loads the next page and returns when it is over, the model showing its rows; see
@@ -131,9 +136,7 @@
         /// - Returns: The load's outcome.
         @discardableResult
         public func loadNextPage() async -> LoadOutcome<Failure> {
-            let outcome = await calls.loadNextPage()
-            applyDelivered()
-            return outcome
+            showing(await calls.loadNextPage())
         }
 
         /// Loads the previous page and returns when it is over, the model showing its rows; see
@@ -142,9 +145,7 @@
         /// - Returns: The load's outcome.
         @discardableResult
         public func loadPreviousPage() async -> LoadOutcome<Failure> {
-            let outcome = await calls.loadPreviousPage()
-            applyDelivered()
-            return outcome
+            showing(await calls.loadPreviousPage())
         }
 
         /// Requests again what failed and returns when it is over, the model showing its rows; see
@@ -153,9 +154,7 @@
         /// - Returns: The outcome of what was retried.
         @discardableResult
         public func retry() async -> LoadOutcome<Failure> {
-            let outcome = await calls.retry()
-            applyDelivered()
-            return outcome
+            showing(await calls.retry())
         }
 
         /// Tells the paginator that row `index` of ``items`` is displayed, so it loads a page at each end
