@@ -183,7 +183,7 @@ extension DemoOptions {
         order; then a relaunch: the app saves its list to a file as JSON (savedState, JSONEncoder), the
         system ends it, and the next launch shows the list from the file with 0 requests
         (Paginator(restoring:)), then revalidates it around the row last shown; then a jump: the long
-        list shown at full length with a placeholder for every row not loaded (placeholders: true,
+        list shown at full length with a placeholder for every row not loaded (placeholders: .jumping,
         slots), where the user drags the scroll bar to the middle and on: the page under the finger
         loads directly (a preload farther than jumpThreshold, one page, from the loaded rows), no page in
         between is requested, and the loads in flight it makes useless are superseded (their requests

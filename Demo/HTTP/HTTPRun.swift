@@ -135,9 +135,11 @@ struct HTTPSession {
         let bound = MemoryBoundChoice(requested: options.requestedMaxPages, pageSize: pageSize)
         if let bound { log.write(.demo, "memory bound", bound.description) }
         let paginator = Paginator(
-            source: source, pageSize: pageSize, initialKey: initialKey, prefetchDistance: bound?.prefetchDistance,
-            deduplication: options.deduplicates ? .by(\.id) : nil, policy: Self.policy(options),
-            maxPages: bound?.maxPages)
+            source: source, initialKey: initialKey,
+            options: PagingOptions(
+                pageSize: pageSize, prefetchDistance: bound?.prefetchDistance,
+                deduplication: options.deduplicates ? .by(\.id) : nil, policy: Self.policy(options),
+                maxPages: bound?.maxPages))
         var walk = WalkedRows()
         var reachedTop = false
         let checker = InvariantChecker<RemoteItem, Void, HTTPFailure>(

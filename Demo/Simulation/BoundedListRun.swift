@@ -25,8 +25,9 @@ struct BoundedListRun {
             catalog: catalog, simulation: simulation, log: log, latency: options.latency,
             failureRate: options.failureRate, faults: .none, random: random)
         let paginator = ScrollingSession.ProductPaginator(
-            source: backend.source, pageSize: pageSize, query: nil,
-            prefetchDistance: options.boundedPrefetchDistance, maxPages: options.maxPages)
+            source: backend.source, query: nil,
+            options: PagingOptions(
+                pageSize: pageSize, prefetchDistance: options.boundedPrefetchDistance, maxPages: options.maxPages))
         let checker = InvariantChecker<Product, Category?, ServerError>(
             query: nil, log: log, expectedIDs: { catalog.ids(for: $0) }, describeQuery: { $0.logName })
         let watcher = MemoryBoundWatcher(maxPages: options.maxPages, pageSize: pageSize, log: log)

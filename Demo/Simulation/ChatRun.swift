@@ -37,7 +37,9 @@ struct ChatRun {
             failureRate: options.failureRate, random: SplitMix(seed: options.seed ^ 0x6368_6174))
         let socket = ChatSocket(chat: chat, simulation: simulation, log: log, latency: .milliseconds(30))
         // The deduplication by id is what a catch-up merges by, and what replaces a local row in place.
-        let paginator = ChatSession.ChatPaginator(source: chat.source, pageSize: pageSize, deduplication: .byID)
+        let paginator = ChatSession.ChatPaginator(
+            source: chat.source,
+            options: PagingOptions(pageSize: pageSize, deduplication: .byID))
         let checker = InvariantChecker<Message, Void, ServerError>(
             query: (), log: log, expectedIDs: { _ in chat.ids }, describeQuery: { _ in "the chat" })
         let logging = PaginatorLogger.attach(to: paginator, log: log)

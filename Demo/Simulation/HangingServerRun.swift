@@ -52,7 +52,9 @@ struct HangingServerRun {
             count: count, hangingOffset: hangingOffset, simulation: simulation, log: log, latency: options.latency,
             failureRate: options.failureRate, random: SplitMix(seed: options.seed ^ 0x6665_6564))
         let policy = Self.policy(options: options, simulation: simulation)
-        let paginator = HangingServerSession.FeedPaginator(source: feed.source, pageSize: pageSize, policy: policy)
+        let paginator = HangingServerSession.FeedPaginator(
+            source: feed.source,
+            options: PagingOptions(pageSize: pageSize, policy: policy))
         let checker = InvariantChecker<Headline, Void, ServerError>(
             query: (), log: log, expectedIDs: { _ in feed.ids }, describeQuery: { _ in "the feed" })
 

@@ -46,8 +46,10 @@ struct JumpRun {
                 gaveUp: false)
         }
         let paginator = ScrollingSession.ProductPaginator(
-            source: backend.source, pageSize: pageSize, query: nil, prefetchDistance: plan.prefetchDistance,
-            placeholders: true, jumpThreshold: plan.threshold)
+            source: backend.source, query: nil,
+            options: PagingOptions(
+                pageSize: pageSize, prefetchDistance: plan.prefetchDistance,
+                placeholders: .jumping(threshold: plan.threshold)))
         let checker = InvariantChecker<Product, Category?, ServerError>(
             query: nil, log: log, expectedIDs: { catalog.ids(for: $0) }, describeQuery: { $0.logName })
         let ids = catalog.ids(for: nil)

@@ -63,8 +63,9 @@ struct RelaunchRun {
         let backend = backend(launch: 1)
         let catalog = backend.catalog
         let paginator = ScrollingSession.ProductPaginator(
-            source: backend.source, pageSize: pageSize, query: nil,
-            prefetchDistance: options.boundedPrefetchDistance, maxPages: options.maxPages)
+            source: backend.source, query: nil,
+            options: PagingOptions(
+                pageSize: pageSize, prefetchDistance: options.boundedPrefetchDistance, maxPages: options.maxPages))
         let checker = InvariantChecker<Product, Category?, ServerError>(
             query: nil, log: log, expectedIDs: { catalog.ids(for: $0) }, describeQuery: { $0.logName })
         let watcher = MemoryBoundWatcher(maxPages: options.maxPages, pageSize: pageSize, log: log)
@@ -201,8 +202,9 @@ struct RelaunchRun {
             log.write(.demo, "read", "\(bytes) bytes of JSON from \(fileName(url)): \(Self.describe(saved))")
             let before = backend.statistics.requests
             let paginator = try ScrollingSession.ProductPaginator(
-                restoring: saved, source: backend.source, pageSize: pageSize,
-                prefetchDistance: options.boundedPrefetchDistance, maxPages: options.maxPages)
+                restoring: saved, source: backend.source,
+                options: PagingOptions(
+                    pageSize: pageSize, prefetchDistance: options.boundedPrefetchDistance, maxPages: options.maxPages))
             let requests = backend.statistics.requests - before
             let snapshot = paginator.snapshot.value
             log.write(
@@ -215,8 +217,9 @@ struct RelaunchRun {
         } catch {
             log.write(.demo, "restore failed", "\(error): the app opens the list afresh")
             let paginator = ScrollingSession.ProductPaginator(
-                source: backend.source, pageSize: pageSize, query: nil,
-                prefetchDistance: options.boundedPrefetchDistance, maxPages: options.maxPages)
+                source: backend.source, query: nil,
+                options: PagingOptions(
+                    pageSize: pageSize, prefetchDistance: options.boundedPrefetchDistance, maxPages: options.maxPages))
             return Restored(paginator: paginator, saved: nil, bytes: 0, requests: 0, failure: "\(error)")
         }
     }

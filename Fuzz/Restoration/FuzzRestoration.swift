@@ -35,6 +35,12 @@ struct RestorationOptions {
     let deduplicates: Bool
     let revalidate: RefreshMode<Int>?
 
+    /// The placeholders option: off, shown, or jumping beyond the threshold.
+    var placeholderOption: Placeholders {
+        guard placeholders else { return .off }
+        return jumpThreshold.map { .jumping(threshold: $0) } ?? .shown
+    }
+
     init(_ byte: UInt8) {
         maxPages = byte & 1 == 0 ? nil : 4
         placeholders = byte & 2 != 0
@@ -64,8 +70,9 @@ func restore(_ saved: FuzzSavedList, _ options: RestorationOptions, server: Offs
     do {
         return try FuzzPaginator(
             restoring: saved, source: .offset { offset, size, _ in server.producer(offset, size: size) },
-            pageSize: 10, deduplication: options.deduplicates ? .by { $0 } : nil, maxPages: options.maxPages,
-            placeholders: options.placeholders, jumpThreshold: options.jumpThreshold,
+            options: PagingOptions(
+                pageSize: 10, deduplication: options.deduplicates ? .by { $0 } : nil, maxPages: options.maxPages,
+                placeholders: options.placeholderOption),
             revalidate: revalidates ? options.revalidate : nil)
     } catch {
         return nil
@@ -135,7 +142,8 @@ func playSession(_ saved: FuzzSavedList, _ options: RestorationOptions, seed: UI
         do {
             _ = try FuzzPaginator(
                 restoring: resaved, source: .offset { offset, size, _ in OffsetServer().producer(offset, size: size) },
-                pageSize: 10, deduplication: options.deduplicates ? .by { $0 } : nil, maxPages: options.maxPages)
+                options: PagingOptions(
+                    pageSize: 10, deduplication: options.deduplicates ? .by { $0 } : nil, maxPages: options.maxPages))
         } catch {
             restorationFailure("the list after the session saves a state that does not restore: \(error), \(resaved)")
         }

@@ -1,8 +1,8 @@
 import Reactive
 
 extension Paginator {
-    /// The items at full length: placeholders for the rows not loaded, when the paginator was created
-    /// with `placeholders: true` and the pages say where they sit in a list of known total (offset +
+    /// The items at full length: placeholders for the rows not loaded, when the paginator's options show
+    /// them (``PagingOptions/placeholders``) and the pages say where they sit in a list of known total (offset +
     /// total, page number + count, or ``Page/itemsBefore`` with ``Page/total``); the items alone
     /// otherwise.
     ///

@@ -140,56 +140,41 @@ public final class Paginator<
         engine.signal(.errorsAfterFirstPage) { $0.laterPageError }
     }
 
-    /// Creates a paginator (the public initialisers document the parameters).
+    /// Creates a paginator over `source`, opening at `initialKey` with `query`, paging as `options` say.
     ///
-    /// With `queryCache`, the lists of earlier queries are kept by the identity it gives each query.
-    @usableFromInline
-    init(
+    /// The paginator starts `uninitialized`, with no request: call ``refresh()`` (or
+    /// ``preload(index:)`` once rows show) to load the first page.
+    ///
+    /// ```swift
+    /// let search = Paginator(
+    ///     source: .cursor(load: api.search), query: "",
+    ///     options: PagingOptions(pageSize: 20, deduplication: .byID, queryCache: .last(3)))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - source: The page model and the load closure.
+    ///   - query: The query of the first generation. A source whose load closure takes a query needs it:
+    ///     without `query:`, Swift picks the initializer for sources with no query, and its error then
+    ///     appears inside your load closure (a `Void` where you use your query), not here.
+    ///   - initialKey: The key of the page the list opens at (a chat's newest page, a timeline's
+    ///     middle); the source's first key when `nil`. ``refresh()`` reloads it.
+    ///   - options: The page size and everything else that can be chosen; see ``PagingOptions``. They are
+    ///     checked here, once: a programmer error (a page size below 1, a negative prefetch distance, a
+    ///     bound too small, a jump over a cursor source, a query cache over a query that is not
+    ///     `Hashable`) traps with a message naming the option.
+    public init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
-        pageSize: Int?,
         query: Query,
-        initialKey: Key?,
-        prefetchDistance: Int?,
-        deduplication: Deduplication<Item>?,
-        deliveringOn scheduler: (any Scheduler)?,
-        policy: PagingPolicy,
-        maxPages: Int?,
-        placeholders: Bool = false,
-        jumpThreshold: Int? = nil,
-        queryCache: (configuration: QueryCache<Key>, key: @Sendable (Query) -> AnyHashable)?
+        initialKey: Key? = nil,
+        options: PagingOptions<Item, Key>
     ) {
-        guard let pageSize = pageSize ?? (source.ignoresPageSize ? 1 : nil) else {
-            fatalError("Paginator: pageSize is required for this page model (only a single load needs none)")
-        }
-        guard pageSize >= 1 else {
-            fatalError("Paginator: pageSize must be at least 1, got \(pageSize)")
-        }
-        let distance = prefetchDistance ?? pageSize / 2
-        guard distance >= 0 else {
-            fatalError("Paginator: prefetchDistance must not be negative, got \(distance)")
-        }
-        self.prefetchDistance = distance
-        let bound = maxPages.map { MemoryBound(maxPages: $0, keptDistance: distance) }
-        if let maxPages, maxPages < 1 || maxPages * pageSize < pageSize + 2 * distance {
-            fatalError(
-                "Paginator: maxPages must hold one page and both prefetch windows (maxPages * pageSize >= "
-                    + "pageSize + 2 * prefetchDistance), got maxPages \(maxPages), pageSize \(pageSize), "
-                    + "prefetchDistance \(distance)")
-        }
-        var jump: (threshold: Int, key: @Sendable (Int, Int) -> Key)?
-        if let jumpThreshold {
-            guard let slotKey = source.slotKey, placeholders, jumpThreshold >= 0 else {
-                fatalError(
-                    "Paginator: jumpThreshold needs placeholders: true, a threshold of at least 0 and a page model "
-                        + "that can compute the key of a position (offset or page number; a cursor cannot jump), "
-                        + "got jumpThreshold \(jumpThreshold) over the \(source.model.rawValue) source")
-            }
-            jump = (jumpThreshold, slotKey)
-        }
+        let resolved = ResolvedOptions(options, source: source)
+        prefetchDistance = resolved.prefetchDistance
         engine = PagingEngine(
-            source: source, pageSize: pageSize, query: query, initialKey: initialKey,
-            identities: deduplication?.identities, deliveryScheduler: scheduler, policy: policy, bound: bound,
-            queryCache: queryCache, placeholders: placeholders, jump: jump)
+            source: source, pageSize: resolved.pageSize, query: query, initialKey: initialKey,
+            identities: resolved.identities, deliveryScheduler: resolved.deliveryScheduler, policy: resolved.policy,
+            bound: resolved.bound, queryCache: resolved.queryCache, placeholders: resolved.placeholders,
+            jump: resolved.jump)
     }
 
     deinit {
@@ -327,34 +312,18 @@ public final class Paginator<
 }
 
 extension Paginator where Query == Void {
-    /// Creates a paginator whose source takes no query.
+    /// Creates a paginator whose source takes no query, opening at `initialKey`, paging as `options`
+    /// say; see ``init(source:query:initialKey:options:)``.
     ///
     /// - Parameters:
     ///   - source: The page model and the load closure.
-    ///   - pageSize: How many items to ask for per page; at least 1; required except over a single load.
     ///   - initialKey: The key of the page the list opens at; the source's first key when `nil`.
-    ///   - prefetchDistance: How close to either end ``preload(index:)`` starts a page there.
-    ///   - deduplication: Drops items already loaded when given.
-    ///   - scheduler: Delivers every notification on it when given.
-    ///   - policy: Timeouts, the cap on pages that add nothing, and automatic retries.
-    ///   - maxPages: The most pages the list keeps, dropping those far from the row shown.
-    ///   - placeholders: Whether ``slots`` shows placeholders for the rows not loaded.
-    ///   - jumpThreshold: How far from the loaded rows a preload loads its own page directly.
+    ///   - options: The page size and everything else that can be chosen, checked here, once.
     public convenience init(
         source: PageSource<Item, Key, Void, Metadata, Failure>,
-        pageSize: Int? = nil,
         initialKey: Key? = nil,
-        prefetchDistance: Int? = nil,
-        deduplication: Deduplication<Item>? = nil,
-        deliveringOn scheduler: (any Scheduler)? = nil,
-        policy: PagingPolicy = .default,
-        maxPages: Int? = nil,
-        placeholders: Bool = false,
-        jumpThreshold: Int? = nil
+        options: PagingOptions<Item, Key>
     ) {
-        self.init(
-            source: source, pageSize: pageSize, query: (), initialKey: initialKey, prefetchDistance: prefetchDistance,
-            deduplication: deduplication, deliveringOn: scheduler, policy: policy, maxPages: maxPages,
-            placeholders: placeholders, jumpThreshold: jumpThreshold, queryCache: nil)
+        self.init(source: source, query: (), initialKey: initialKey, options: options)
     }
 }

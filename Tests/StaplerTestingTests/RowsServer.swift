@@ -36,13 +36,12 @@ final class RowsServer: Sendable {
     }
 
     func paginator(
-        pageSize: Int = 20, initialKey: Int? = nil, prefetchDistance: Int = 5, placeholders: Bool = false,
-        jumpThreshold: Int? = nil
+        pageSize: Int = 20, initialKey: Int? = nil, prefetchDistance: Int = 5, placeholders: Placeholders = .off
     ) -> RowsPaginator {
         Paginator(
-            source: .offset { offset, size, _ in self.load(offset: offset, size: size) }, pageSize: pageSize,
-            query: (), initialKey: initialKey, prefetchDistance: prefetchDistance, placeholders: placeholders,
-            jumpThreshold: jumpThreshold)
+            source: .offset { offset, size, _ in self.load(offset: offset, size: size) }, query: (),
+            initialKey: initialKey,
+            options: PagingOptions(pageSize: pageSize, prefetchDistance: prefetchDistance, placeholders: placeholders))
     }
 
     func load(offset: Int, size: Int) -> SignalProducer<RowsPage, RowsError> {

@@ -9,7 +9,7 @@ struct ScrollDriverTests {
     @Test("P69: scroll(to: 300) over placeholders asks for every page on the way, in order, each awaited")
     func P69_scrollRequestsEveryPage() async throws {
         let server = RowsServer(rows: 1_000)
-        let paginator = server.paginator(placeholders: true, jumpThreshold: 100)
+        let paginator = server.paginator(placeholders: .jumping(threshold: 100))
         let shown = try await paginator.settledRows(advancing: server.scheduler) { try await $0.scroll(to: 300) }
         #expect(server.requested.value == Array(stride(from: 0, through: 300, by: 20)))
         #expect(shown.items == Array(0..<320))
@@ -18,7 +18,7 @@ struct ScrollDriverTests {
     @Test("P69: fling(to: 900) from 300 jumps there once, asking for no page between")
     func P69_flingJumps() async throws {
         let server = RowsServer(rows: 1_000)
-        let paginator = server.paginator(placeholders: true, jumpThreshold: 100)
+        let paginator = server.paginator(placeholders: .jumping(threshold: 100))
         var before = 0
         let shown = try await paginator.settledRows(advancing: server.scheduler) { driver in
             try await driver.scroll(to: 300)

@@ -18,7 +18,8 @@ struct TestPageSourceTests {
     func offsetOpensMidList() {
         let server = TestPageSource(Array(0..<95), openAt: 50, delivery: .synchronous)
         let paginator = Paginator(
-            source: server.offset(), pageSize: 10, initialKey: server.initialOffset, placeholders: true)
+            source: server.offset(), initialKey: server.initialOffset,
+            options: PagingOptions(pageSize: 10, placeholders: .shown))
         paginator.refresh()
         #expect(Array(paginator.items.value) == Array(50..<60))
         #expect(paginator.total.value == 95)

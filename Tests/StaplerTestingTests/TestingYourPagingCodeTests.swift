@@ -29,7 +29,7 @@ final class FeedViewModel: Sendable {
     init(api: some PostsAPI) {
         paginator = Paginator(
             source: .offset { offset, size, _ in try await api.posts(offset: offset, limit: size) },
-            pageSize: 50, deduplication: .by(\.id))
+            options: PagingOptions(pageSize: 50, deduplication: .by(\.id)))
     }
 
     func screenAppeared() { paginator.refresh() }

@@ -61,7 +61,8 @@ struct UpdateRecorderTests {
     func paginatorUpdatesReplay() throws {
         let server = TestPageSource(lists: [Array(0..<40), Array(5..<45)], openAt: 20, delivery: .synchronous)
         let paginator = Paginator(
-            source: server.offset(), pageSize: 10, initialKey: server.initialOffset, deduplication: .by { $0 })
+            source: server.offset(), initialKey: server.initialOffset,
+            options: PagingOptions(pageSize: 10, deduplication: .by { $0 }))
         let recorder = UpdateRecorder(paginator, id: { $0 })
         paginator.refresh()
         paginator.loadPreviousPage()

@@ -49,8 +49,8 @@ struct DeliveryTests {
         let scheduler = TestScheduler()
         let server = OffsetServer()
         let paginator = Paginator(
-            source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: 5,
-            deliveringOn: scheduler)
+            source: .offset { offset, size, _ in server.producer(offset, size: size) },
+            options: PagingOptions(pageSize: 5, deliveringOn: scheduler))
         let mismatches = Locked<[String]>([])
         paginator.updates.observeValues { update in
             if case .appended(let rows) = update.change,
@@ -82,7 +82,8 @@ struct DeliveryTests {
             let server = OffsetServer()
             let paginator = Paginator(
                 source: .offset { offset, size, query in server.producer(offset + query * 1_000, size: size) },
-                pageSize: 5, query: 0, deliveringOn: QueueScheduler(targeting: target))
+                query: 0,
+                options: PagingOptions(pageSize: 5, deliveringOn: QueueScheduler(targeting: target)))
             let offQueue = Locked(0)
             nonisolated(unsafe) var unsynchronisedCount = 0
             paginator.updates.observeValues { update in

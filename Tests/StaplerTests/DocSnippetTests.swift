@@ -102,7 +102,7 @@ struct DocSnippetTests {
         let server = Locked(45)
         let messages = Paginator(
             source: .offset { offset, size, _ in chatPage(offset: offset, limit: size, count: server.value) },
-            pageSize: 10, deduplication: .byID)
+            options: PagingOptions(pageSize: 10, deduplication: .byID))
         let newestPageOffset = 40
         var ids: [Int] { messages.items.value.map(\.id) }
         let live = Message(id: 46, text: "a live message")

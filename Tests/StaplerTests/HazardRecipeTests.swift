@@ -15,8 +15,8 @@ struct HazardRecipeTests {
 
     static func paginator(_ server: OffsetServer, pageSize: Int = 10, prefetchDistance: Int = 3) -> QueryPaginator {
         QueryPaginator(
-            source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: pageSize,
-            query: "q", prefetchDistance: prefetchDistance)
+            source: .offset { offset, size, _ in server.producer(offset, size: size) }, query: "q",
+            options: PagingOptions(pageSize: pageSize, prefetchDistance: prefetchDistance))
     }
 
     // MARK: P1

@@ -202,7 +202,9 @@ struct StaplerLeakTests {
                 backend: backend, first: page(0, 5, total: 100), late: page(5, 5, total: 100), loadsMore: loadsMore,
                 scheduling: scheduling
             ) {
-                Paginator(source: .offset { _, _, _ in backend.producer }, pageSize: 5, deliveringOn: scheduler)
+                Paginator(
+                    source: .offset { _, _, _ in backend.producer },
+                    options: PagingOptions(pageSize: 5, deliveringOn: scheduler))
             }
         case .pageNumber:
             let backend = Backend<NumberedPage>()
@@ -210,7 +212,9 @@ struct StaplerLeakTests {
                 backend: backend, first: NumberedPage(items: [1, 2]), late: NumberedPage(items: [3, 4]),
                 loadsMore: loadsMore, scheduling: scheduling
             ) {
-                Paginator(source: .pageNumber { _, _, _ in backend.producer }, pageSize: 2, deliveringOn: scheduler)
+                Paginator(
+                    source: .pageNumber { _, _, _ in backend.producer },
+                    options: PagingOptions(pageSize: 2, deliveringOn: scheduler))
             }
         case .cursor:
             let backend = Backend<CursorPage>()
@@ -218,7 +222,9 @@ struct StaplerLeakTests {
                 backend: backend, first: CursorPage(items: [1, 2], nextCursor: "b"),
                 late: CursorPage(items: [3, 4], nextCursor: "c"), loadsMore: loadsMore, scheduling: scheduling
             ) {
-                Paginator(source: .cursor { _, _, _ in backend.producer }, pageSize: 2, deliveringOn: scheduler)
+                Paginator(
+                    source: .cursor { _, _, _ in backend.producer },
+                    options: PagingOptions(pageSize: 2, deliveringOn: scheduler))
             }
         case .exhaustible:
             let backend = Backend<FlaggedPage>()
@@ -226,14 +232,18 @@ struct StaplerLeakTests {
                 backend: backend, first: FlaggedPage(items: [1, 2], isExhausted: false),
                 late: FlaggedPage(items: [3], isExhausted: true), loadsMore: loadsMore, scheduling: scheduling
             ) {
-                Paginator(source: .exhaustible { _, _, _ in backend.producer }, pageSize: 2, deliveringOn: scheduler)
+                Paginator(
+                    source: .exhaustible { _, _, _ in backend.producer },
+                    options: PagingOptions(pageSize: 2, deliveringOn: scheduler))
             }
         case .singleLoad:
             let backend = Backend<[Int]>()
             return releaseReport(
                 backend: backend, first: [1, 2], late: [3], loadsMore: false, scheduling: scheduling
             ) {
-                Paginator(source: .singleLoad { _ in backend.producer }, pageSize: 2, deliveringOn: scheduler)
+                Paginator(
+                    source: .singleLoad { _ in backend.producer },
+                    options: PagingOptions(pageSize: 2, deliveringOn: scheduler))
             }
         case .custom:
             let backend = Backend<[Int]>()
@@ -243,7 +253,7 @@ struct StaplerLeakTests {
                 Paginator(
                     source: PageSource<Int, Int, Void, Void, ServerError>(firstKey: 0) { request in
                         backend.producer.map { Page(items: $0, nextKey: request.key + $0.count) }
-                    }, pageSize: 2, deliveringOn: scheduler)
+                    }, options: PagingOptions(pageSize: 2, deliveringOn: scheduler))
             }
         }
     }

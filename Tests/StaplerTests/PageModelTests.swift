@@ -357,7 +357,7 @@ struct PageModelTests {
         let paginator = Paginator(
             source: PageSource<Post, Int, Void, Void, ServerError>(firstKey: 0) { request in
                 server.producer(request.key).map { posts in Page(items: posts, nextKey: request.key + posts.count) }
-            }, pageSize: 4, deduplication: deduplication)
+            }, options: PagingOptions(pageSize: 4, deduplication: deduplication))
         let changes = paginator.recordChanges()
         paginator.refresh()
         server.last?.succeed([1, 2, 3].map { Post(id: $0, version: 1) })
@@ -380,7 +380,7 @@ struct PageModelTests {
         let paginator = Paginator(
             source: PageSource<String, Int, Void, Void, ServerError>(firstKey: 0) { request in
                 server.producer(request.key).map { names in Page(items: names, nextKey: request.key + names.count) }
-            }, pageSize: 3, deduplication: .by { $0.lowercased() })
+            }, options: PagingOptions(pageSize: 3, deduplication: .by { $0.lowercased() }))
         paginator.refresh()
         server.last?.succeed(["Ann", "bob", "ANN"])
         paginator.loadNextPage()

@@ -13,7 +13,9 @@ extension PagingHazardTests {
     func P1_concurrentLoadNextStress() async throws {
         for _ in 0..<3 {
             let server = TestPageSource(Array(0..<1_000_000))  // answers on another thread
-            let paginator = Paginator(source: server.offset(), pageSize: 10, prefetchDistance: 2)
+            let paginator = Paginator(
+                source: server.offset(),
+                options: PagingOptions(pageSize: 10, prefetchDistance: 2))
             await paginator.refresh()
             raceFromBarrier(threads: 16) { thread in
                 // 200 calls each at least, and on until 30 pages have arrived, so that the calls overlap the

@@ -17,8 +17,9 @@ struct PagingHazardTests {
         deduplication: Deduplication<Int>? = nil
     ) -> OffsetPaginator {
         OffsetPaginator(
-            source: .offset { offset, size, query in server.producer(Call(offset, query), size: size) },
-            pageSize: pageSize, query: "q", prefetchDistance: prefetchDistance, deduplication: deduplication)
+            source: .offset { offset, size, query in server.producer(Call(offset, query), size: size) }, query: "q",
+            options: PagingOptions(pageSize: pageSize, prefetchDistance: prefetchDistance, deduplication: deduplication)
+        )
     }
 
     /// Answers the latest request of `server` with the items of `list` from its offset.
@@ -337,8 +338,8 @@ struct PagingHazardTests {
     func P17_negativeDistanceTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Paginator<Int, Int, Void, Response, ServerError>(
-                source: .offset { _, _, _ in SignalProducer<Response, ServerError>.never }, pageSize: 10,
-                prefetchDistance: -1)
+                source: .offset { _, _, _ in SignalProducer<Response, ServerError>.never },
+                options: PagingOptions(pageSize: 10, prefetchDistance: -1))
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(stderr.contains("prefetchDistance"))

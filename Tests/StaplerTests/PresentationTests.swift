@@ -179,8 +179,8 @@ struct InitialErrorTests {
         _ server: OffsetServer, deliveringOn scheduler: (any Scheduler)? = nil
     ) -> Paginator<Int, Int, Void, Response, ServerError> {
         Paginator(
-            source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: 10,
-            deliveringOn: scheduler)
+            source: .offset { offset, size, _ in server.producer(offset, size: size) },
+            options: PagingOptions(pageSize: 10, deliveringOn: scheduler))
     }
 
     @Test("rendering is pure: a failed first page renders the same views on every pass, and the reaction runs once")

@@ -12,8 +12,8 @@ struct PublishedValueTests {
         -> Paginator<Int, Int, Int, Response, ServerError>
     {
         let paginator = Paginator(
-            source: .offset { offset, size, query in server.producer(offset + query * 1_000, size: size) },
-            pageSize: 5, query: 7, deliveringOn: scheduler)
+            source: .offset { offset, size, query in server.producer(offset + query * 1_000, size: size) }, query: 7,
+            options: PagingOptions(pageSize: 5, deliveringOn: scheduler))
         paginator.refresh()
         server.last?.succeed(page(0, 5, total: 20))
         paginator.loadNextPage()

@@ -57,7 +57,8 @@ final class UserSearchViewModel: Sendable {
     init(backend: some SearchBackend, scheduler: some TimeScheduler) {
         let paginator = Paginator(
             source: .offset { offset, size, text in backend.users(matching: text, offset: offset, limit: size) },
-            pageSize: 20, query: "", deliveringOn: scheduler)
+            query: "",
+            options: PagingOptions(pageSize: 20, deliveringOn: scheduler))
         let (terms, input) = Signal<String, Never>.pipe()
         terms.debounce(.milliseconds(300), on: scheduler)
             .observeValues { [weak paginator] text in paginator?.refresh(query: text) }

@@ -93,7 +93,8 @@ func scrollEndToEndAndBack(_ list: BoundedRowList, latest: LatestItems, meter: M
 /// Opens a P7 list over `items` rows, observed by `latest`, with the bound of 20 pages.
 func boundedList(items: Int, counter: RequestCounter, latest: LatestItems) -> BoundedRowList {
     let list = BoundedRowList(
-        source: boundedSource(total: items, counter: counter), pageSize: 100, maxPages: boundedMaxPages)
+        source: boundedSource(total: items, counter: counter),
+        options: PagingOptions(pageSize: 100, maxPages: boundedMaxPages))
     list.items.signal.observeValues { latest.keep($0) }
     return list
 }

@@ -75,7 +75,8 @@ func deliveryScenarios() -> [Scenario] {
         Scenario("P9-delivery-transformed-N=\(items)", size: items) { items, meter in
             let queue = TimedDeliveryQueue()
             let list = BoundedRowList(
-                source: boundedSource(total: items, counter: RequestCounter()), pageSize: 100, deliveringOn: queue)
+                source: boundedSource(total: items, counter: RequestCounter()),
+                options: PagingOptions(pageSize: 100, deliveringOn: queue))
             let feed = list.transformed(by: feedTransform)
             let snapshots = TransformedSnapshots<FeedRow>()
             snapshots.kept.reserveCapacity(items / 100 + 1)
@@ -88,7 +89,8 @@ func deliveryScenarios() -> [Scenario] {
         Scenario("P9-delivery-untransformed-N=\(items)", size: items) { items, meter in
             let queue = TimedDeliveryQueue()
             let list = BoundedRowList(
-                source: boundedSource(total: items, counter: RequestCounter()), pageSize: 100, deliveringOn: queue)
+                source: boundedSource(total: items, counter: RequestCounter()),
+                options: PagingOptions(pageSize: 100, deliveringOn: queue))
             // Written only by the delivery queue's blocks, one at a time.
             let snapshots = LatestItems()
             list.items.signal.observeValues { snapshots.items = $0 }

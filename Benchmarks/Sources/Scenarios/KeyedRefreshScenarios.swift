@@ -71,8 +71,8 @@ func d1(rows: Int) -> [Scenario] {
         let server = RowServer(rows: first)
         let queue: QueueScheduler? = delivered ? QueueScheduler(label: "D1-delivered") : nil
         let list = RowList(
-            source: .offset { offset, size, _ in server.page(offset: offset, size: size) }, pageSize: 100,
-            deduplication: deduplicates ? .by(\.id) : nil, deliveringOn: queue)
+            source: .offset { offset, size, _ in server.page(offset: offset, size: size) },
+            options: PagingOptions(pageSize: 100, deduplication: deduplicates ? .by(\.id) : nil, deliveringOn: queue))
         let published = PublishedChange()
         list.updates.observeValues {
             published.change = $0.change

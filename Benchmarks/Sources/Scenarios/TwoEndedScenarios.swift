@@ -25,8 +25,8 @@ func twoEndedScenarios() -> [Scenario] {
 func rowList(total: Int, initialKey: Int = 0, deduplicates: Bool = false) -> RowList {
     let source = syncSource(total: total)
     return RowList(
-        source: .offset { offset, size, _ in source(offset, size) }, pageSize: 100, initialKey: initialKey,
-        deduplication: deduplicates ? .by(\.id) : nil)
+        source: .offset { offset, size, _ in source(offset, size) }, initialKey: initialKey,
+        options: PagingOptions(pageSize: 100, deduplication: deduplicates ? .by(\.id) : nil))
 }
 
 // MARK: - P4: prepending a long list

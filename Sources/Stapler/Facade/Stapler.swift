@@ -93,7 +93,7 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
     ///   - deduplication: When given, an item already loaded is dropped from later pages; see
     ///     ``Deduplication``.
     ///   - scheduler: When given, every property changes and every signal and action notifies on it
-    ///     (for example `QueueScheduler.main`); see `Paginator.init(source:pageSize:query:initialKey:prefetchDistance:deduplication:deliveringOn:policy:maxPages:placeholders:jumpThreshold:)`.
+    ///     (for example `QueueScheduler.main`); see ``PagingOptions/deliveryScheduler``.
     ///   - request: Loads `size` items starting at `offset`. Its first value is applied and the request is
     ///     then disposed; completing without a value is a ``PagingError/noPage`` error.
     @inlinable
@@ -108,8 +108,10 @@ public final class Stapler<Response: PaginatedResponse, ResponseError: Error>: S
             request(offset, size)
         }
         let paginator = Paginator(
-            source: source, pageSize: pageSize, prefetchDistance: prefetchDistance, deduplication: deduplication,
-            deliveringOn: scheduler)
+            source: source,
+            options: PagingOptions(
+                pageSize: pageSize, prefetchDistance: prefetchDistance, deduplication: deduplication,
+                deliveringOn: scheduler))
         self.paginator = paginator
         initialLoadAction = Self.firstPageAction(paginator.firstPageLoads)
         refreshAction = Self.firstPageAction(paginator.firstPageLoads)

@@ -5,7 +5,7 @@
 /// the server sent, and a page of only repeats does not end the list. A refresh starts a fresh set.
 ///
 /// ```swift
-/// Paginator(source: source, pageSize: 20, deduplication: .by(\.id))
+/// Paginator(source: source, options: PagingOptions(pageSize: 20, deduplication: .by(\.id)))
 /// ```
 public struct Deduplication<Item: Sendable>: Sendable {
     /// The items' identities, typed: see ``ItemIdentities``.

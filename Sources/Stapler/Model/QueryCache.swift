@@ -1,6 +1,7 @@
 import Reactive
 
-/// A cache of the page lists of the last queries a paginator showed (stale-while-revalidate).
+/// A cache of the page lists of the last queries a paginator showed (stale-while-revalidate); set it with
+/// ``PagingOptions/queryCache``, over a `Hashable` query.
 ///
 /// Going back to a cached query shows its list at once, in the same call and before any answer,
 /// marked ``PagingSnapshot/isStale``, and revalidates it with ``revalidation``. An entry holds what
@@ -10,8 +11,9 @@ import Reactive
 /// evicted list is freed.
 ///
 /// ```swift
-/// let search = Paginator(source: .cursor(load: api.search), pageSize: 20, query: "",
-///                        queryCache: .last(3, maxAge: .seconds(300)))
+/// let search = Paginator(
+///     source: .cursor(load: api.search), query: "",
+///     options: PagingOptions(pageSize: 20, queryCache: .last(3, maxAge: .seconds(300))))
 /// ```
 public struct QueryCache<Key: Hashable & Sendable>: Sendable {
     /// How many lists it keeps besides the one shown.

@@ -2,7 +2,7 @@ import Reactive
 
 extension Paginator {
     /// The list shown, to save and restore with
-    /// ``init(restoring:source:pageSize:prefetchDistance:deduplication:deliveringOn:policy:maxPages:placeholders:jumpThreshold:revalidate:)``;
+    /// ``init(restoring:source:options:revalidate:)``;
     /// `nil` until a first page shows a list.
     ///
     /// While a refresh loads, it is the list still shown (with its query), and a direction that is
@@ -40,40 +40,44 @@ extension Paginator {
     ///   - saved: A list taken from ``savedState``, maybe through an encoder and a decoder (decode it
     ///     through ``PagingSavedState/decode(_:)``: any bytes then give a list or a ``RestoreError``).
     ///   - source: The source to page on with; it must use the page model the list was loaded with.
-    ///   - pageSize: As for ``init(source:pageSize:query:initialKey:prefetchDistance:deduplication:deliveringOn:policy:maxPages:placeholders:jumpThreshold:)``.
-    ///   - prefetchDistance: As for a new paginator.
-    ///   - deduplication: As for a new paginator; the identities of the restored items are rebuilt.
-    ///   - scheduler: As for a new paginator.
-    ///   - policy: As for a new paginator.
-    ///   - maxPages: As for a new paginator.
-    ///   - placeholders: As for a new paginator.
-    ///   - jumpThreshold: As for a new paginator.
+    ///   - options: As for a new paginator (``init(source:query:initialKey:options:)``), checked the same
+    ///     way; with a deduplication, the identities of the restored items are rebuilt, and with a query
+    ///     cache, the restored list is the saved query's list.
     ///   - revalidate: The refresh to start once the list is shown, if any.
     /// - Throws: ``RestoreError/wrongPageModel(saved:source:)`` when `source` uses another page model,
     ///   or the error of a saved list that does not hold together. Nothing is requested then.
     public convenience init(
         restoring saved: PagingSavedState<Item, Key, Query, Metadata>,
         source: PageSource<Item, Key, Query, Metadata, Failure>,
-        pageSize: Int? = nil,
-        prefetchDistance: Int? = nil,
-        deduplication: Deduplication<Item>? = nil,
-        deliveringOn scheduler: (any Scheduler)? = nil,
-        policy: PagingPolicy = .default,
-        maxPages: Int? = nil,
-        placeholders: Bool = false,
-        jumpThreshold: Int? = nil,
+        options: PagingOptions<Item, Key>,
         revalidate: RefreshMode<Key>? = nil
     ) throws(RestoreError) {
         guard saved.model == source.model else {
             throw .wrongPageModel(saved: saved.model.rawValue, source: source.model.rawValue)
         }
         try saved.validate()
-        self.init(
-            source: source, pageSize: pageSize, query: saved.query, initialKey: saved.openingKey,
-            prefetchDistance: prefetchDistance, deduplication: deduplication, deliveringOn: scheduler, policy: policy,
-            maxPages: maxPages, placeholders: placeholders, jumpThreshold: jumpThreshold, queryCache: nil)
+        self.init(source: source, query: saved.query, initialKey: saved.openingKey, options: options)
         let identities = engine.identities.map { SavedIdentities(of: saved, by: $0.erased) }
         engine.send { $0.restore(saved, identities: identities) }
         if let revalidate { refresh(revalidate) }
+    }
+
+    /// Creates a paginator that shows a saved list at once, with default options but the page size; see
+    /// ``init(restoring:source:options:revalidate:)``.
+    ///
+    /// - Parameters:
+    ///   - saved: A list taken from ``savedState``.
+    ///   - source: The source to page on with; it must use the page model the list was loaded with.
+    ///   - pageSize: How many items to ask for per page, as for a new paginator.
+    ///   - revalidate: The refresh to start once the list is shown, if any.
+    /// - Throws: As ``init(restoring:source:options:revalidate:)``.
+    public convenience init(
+        restoring saved: PagingSavedState<Item, Key, Query, Metadata>,
+        source: PageSource<Item, Key, Query, Metadata, Failure>,
+        pageSize: Int? = nil,
+        revalidate: RefreshMode<Key>? = nil
+    ) throws(RestoreError) {
+        try self.init(
+            restoring: saved, source: source, options: PagingOptions(pageSize: pageSize), revalidate: revalidate)
     }
 }

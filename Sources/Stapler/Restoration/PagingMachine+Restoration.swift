@@ -96,6 +96,8 @@ extension PagingMachine {
         query = saved.query
         listQuery = saved.query
         queryBeforeRefresh = saved.query
+        // With a query cache, the restored list is the saved query's: leaving that query keeps it.
+        if let key = queryCache?.queryKey { queryCache?.shownKey = key }
         snapshot.items = items
         pageKeys = keys
         hasList = true

@@ -9,7 +9,7 @@
 /// Take it from ``Paginator/savedState``; encode it with any `Encoder` (it is `Codable` when `Item`
 /// and `Key` are, and `Query` and `Metadata` are `Codable` or `Void`); decode it through
 /// ``decode(_:)``, so that any bytes give a saved list or a ``RestoreError``; give it back to
-/// ``Paginator/init(restoring:source:pageSize:prefetchDistance:deduplication:deliveringOn:policy:maxPages:placeholders:jumpThreshold:revalidate:)``.
+/// ``Paginator/init(restoring:source:options:revalidate:)``.
 ///
 /// ```swift
 /// typealias SavedRows = PagingSavedState<Row, Int, Void, Response>

@@ -110,7 +110,7 @@ struct AwaitVisibilityTests {
                         items: (start..<min(start + 10, 100)).map { Message(id: $0) },
                         previousKey: start == 0 ? nil : max(0, start - 10), nextKey: nil)
                 },
-                pageSize: 10, deduplication: .by(\.id))
+                options: PagingOptions(pageSize: 10, deduplication: .by(\.id)))
             _ = await chat.refresh()
             misplaced += sendTwo(1_000 + 2 * run, to: chat, run: run)
             _ = await chat.loadPreviousPage()

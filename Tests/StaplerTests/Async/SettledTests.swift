@@ -27,8 +27,8 @@ final class AsyncRowsBackend: Sendable {
         -> Paginator<Int, PageNumberKey, Void, NumberedRows, Never>
     {
         Paginator(
-            source: .pageNumber { number, size, _ async in await self.page(number, size: size) }, pageSize: pageSize,
-            deliveringOn: scheduler)
+            source: .pageNumber { number, size, _ async in await self.page(number, size: size) },
+            options: PagingOptions(pageSize: pageSize, deliveringOn: scheduler))
     }
 }
 
@@ -157,8 +157,10 @@ struct SettledTests {
                 }
                 return page(offset, size, total: 30)
             },
-            pageSize: 10, query: (),
-            policy: PagingPolicy(autoRetry: AutoRetry(maxRetries: 2, base: .milliseconds(1)), clock: clock))
+            query: (),
+            options: PagingOptions(
+                pageSize: 10,
+                policy: PagingPolicy(autoRetry: AutoRetry(maxRetries: 2, base: .milliseconds(1)), clock: clock)))
         await paginator.refresh()
         synchronously { paginator.loadNextPage() }
         await paginator.settled()

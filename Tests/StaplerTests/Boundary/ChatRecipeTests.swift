@@ -53,8 +53,7 @@ func makeMessages(api: ChatAPI) -> Paginator<ChatMessage, Int?, Void, ChatMessag
         source: .cursor { cursor, size, _ async throws(ChatError) in
             try await api.messages(cursor: cursor, limit: size)  // cursor nil: the newest page
         },
-        pageSize: 30,
-        deduplication: .by(\.id))
+        options: PagingOptions(pageSize: 30, deduplication: .by(\.id)))
 }
 // Stapler.docc/Chat.md: end
 

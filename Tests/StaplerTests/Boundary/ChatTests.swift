@@ -21,8 +21,8 @@ struct ChatTests {
     /// A chat over `server`, deduplicating messages by id, opened at its newest page.
     func makeChat(_ server: Server) -> Paginator<Message, Int, Void, Void, ServerError> {
         Paginator(
-            source: PageSource(firstKey: Self.newest) { request in server.producer(request.key) }, pageSize: 10,
-            deduplication: .by(\.id))
+            source: PageSource(firstKey: Self.newest) { request in server.producer(request.key) },
+            options: PagingOptions(pageSize: 10, deduplication: .by(\.id)))
     }
 
     /// Answers `request` from a server holding messages `0..<count`: the key is the first message of the
@@ -153,8 +153,8 @@ struct ChatTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let server = ManualServer<Int, Page<Int, Int, Void>, ServerError>()
             let paginator = Paginator(
-                source: PageSource(firstKey: 0) { request in server.producer(request.key) }, pageSize: 10,
-                deduplication: .by { $0 })
+                source: PageSource(firstKey: 0) { request in server.producer(request.key) },
+                options: PagingOptions(pageSize: 10, deduplication: .by { $0 }))
             paginator.catchUp(maxPages: 0)
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)

@@ -27,8 +27,8 @@ final class FeedCatchUpTests {
     /// update's change to its own copy (checked by ``mirrored(_:)``).
     func feed(_ server: Server) -> Paginator<Int, Int, Void, Void, ServerError> {
         let paginator = Paginator(
-            source: PageSource(firstKey: 0) { request in server.producer(request.key) }, pageSize: 10,
-            deduplication: .by { $0 })
+            source: PageSource(firstKey: 0) { request in server.producer(request.key) },
+            options: PagingOptions(pageSize: 10, deduplication: .by { $0 }))
         let rows = Array((1...30).reversed())
         paginator.refresh()
         answer(server.last, from: rows)

@@ -11,8 +11,8 @@ struct FooterTests {
     /// A paginator over `server` that deduplicates its integer rows.
     func makePaginator(_ server: Server) -> Paginator<Int, Int, Void, Void, ServerError> {
         Paginator(
-            source: PageSource(firstKey: 1) { request in server.producer(request.key) }, pageSize: 10,
-            deduplication: .by { $0 })
+            source: PageSource(firstKey: 1) { request in server.producer(request.key) },
+            options: PagingOptions(pageSize: 10, deduplication: .by { $0 }))
     }
 
     @Test("a server that ignores the offset stops with noProgress, and the footer says unavailable, not end")

@@ -46,8 +46,8 @@ struct DroppedPagesTests {
         let pages = (total + 9) / 10
         let requests = Locked<[Int]>([])
         let list = List(
-            source: Self.offsetSource(total: total, requests: requests), pageSize: 10, prefetchDistance: 5,
-            maxPages: 3)
+            source: Self.offsetSource(total: total, requests: requests),
+            options: PagingOptions(pageSize: 10, prefetchDistance: 5, maxPages: 3))
         list.refresh()
         var turn = 0
         Self.scrollDownAndBack(list) {
@@ -90,7 +90,8 @@ struct DroppedPagesTests {
                 let start = (page - 1) * size
                 return SignalProducer(
                     value: NumberedRows(items: Array(start..<min(start + size, total)), itemCount: total))
-            }, pageSize: 10, prefetchDistance: 5, maxPages: 3)
+            },
+            options: PagingOptions(pageSize: 10, prefetchDistance: 5, maxPages: 3))
         list.refresh()
         let pages = (total + 9) / 10
         while !list.loadStates.value.append.isEndReached { list.preload(index: list.items.value.count - 1) }
@@ -118,7 +119,7 @@ struct DroppedPagesTests {
                 value: Page(
                     items: Array(page * 10..<page * 10 + 10), nextKey: page + 1 < keys.count ? keys[page + 1] : nil))
         }
-        let list = List(source: source, pageSize: 10, prefetchDistance: 5, maxPages: 3)
+        let list = List(source: source, options: PagingOptions(pageSize: 10, prefetchDistance: 5, maxPages: 3))
         list.refresh()
         var turn = 0
         var capacityAtTheTurn = 0
@@ -147,7 +148,7 @@ struct DroppedPagesTests {
             return SignalProducer(
                 value: Page(items: Array(request.key..<request.key + 10), previousKey: nil, nextKey: next))
         }
-        let list = List(source: source, pageSize: 10, prefetchDistance: 5, maxPages: 3)
+        let list = List(source: source, options: PagingOptions(pageSize: 10, prefetchDistance: 5, maxPages: 3))
         list.refresh()
         for _ in 0..<200 where list.loadStates.value.append.error == nil {
             list.preload(index: list.items.value.count - 1)
@@ -164,16 +165,16 @@ struct DroppedPagesTests {
         let total = 5_000
         let requests = Locked<[Int]>([])
         let list = List(
-            source: Self.offsetSource(total: total, requests: requests), pageSize: 10, prefetchDistance: 5,
-            maxPages: 3)
+            source: Self.offsetSource(total: total, requests: requests),
+            options: PagingOptions(pageSize: 10, prefetchDistance: 5, maxPages: 3))
         list.refresh()
         for _ in 0..<300 { list.preload(index: list.items.value.count - 1) }
         let saved = try #require(list.savedState)
         #expect(saved.droppedAbove.map(\.key) == Array(stride(from: 0, to: 2_980, by: 10)))
         let again = Locked<[Int]>([])
         let restored = try List(
-            restoring: saved, source: Self.offsetSource(total: total, requests: again), pageSize: 10,
-            prefetchDistance: 5, maxPages: 3)
+            restoring: saved, source: Self.offsetSource(total: total, requests: again),
+            options: PagingOptions(pageSize: 10, prefetchDistance: 5, maxPages: 3))
         #expect(restored.savedState?.droppedAbove == saved.droppedAbove, "saving it again gives the same pages")
         #expect(Self.machine(of: restored) { $0.droppedAbove.storedEntries } <= 3)
         while !restored.loadStates.value.prepend.isEndReached { restored.preload(index: 0) }

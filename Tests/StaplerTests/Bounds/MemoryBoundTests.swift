@@ -58,7 +58,9 @@ struct MemoryBoundTests {
     @Test("P29: at the smallest bound, the page loaded for the row shown stays: no drop-reload loop")
     func P29_noDropReloadLoopAtTheSmallestBound() {
         let server = TestPageSource(Array(0..<40), delivery: .synchronous)
-        let paginator = Paginator(source: server.offset(), pageSize: 16, prefetchDistance: 8, maxPages: 2)
+        let paginator = Paginator(
+            source: server.offset(),
+            options: PagingOptions(pageSize: 16, prefetchDistance: 8, maxPages: 2))
         paginator.refresh()
         paginator.loadNextPage()
         for _ in 0..<5 { paginator.preload(index: 23) }
@@ -75,8 +77,8 @@ struct MemoryBoundTests {
     func P29_tooSmallBoundTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Paginator<Int, Int, Void, Response, ServerError>(
-                source: .offset { _, _, _ in SignalProducer<Response, ServerError>.never }, pageSize: 10,
-                prefetchDistance: 8, maxPages: 2)
+                source: .offset { _, _, _ in SignalProducer<Response, ServerError>.never },
+                options: PagingOptions(pageSize: 10, prefetchDistance: 8, maxPages: 2))
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(stderr.contains("maxPages"))
@@ -87,7 +89,8 @@ struct MemoryBoundTests {
         let total = 1_000
         let server = TestPageSource(Array(0..<total), openAt: 500, delivery: .synchronous)
         let paginator = Paginator(
-            source: server.offset(), pageSize: 10, initialKey: server.initialOffset, prefetchDistance: 5, maxPages: 3)
+            source: server.offset(), initialKey: server.initialOffset,
+            options: PagingOptions(pageSize: 10, prefetchDistance: 5, maxPages: 3))
         let mirror = Mirror(paginator)
         paginator.refresh()
         var generator = SplitMix(seed: 29)

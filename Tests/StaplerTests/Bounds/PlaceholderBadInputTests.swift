@@ -53,7 +53,8 @@ struct PlaceholderBadInputTests {
                     items: Array(request.key..<request.key + 10), nextKey: request.key + 10, total: 100)
                 page.itemsBefore = -20
                 return SignalProducer(value: page)
-            }, pageSize: 10, placeholders: true)
+            },
+            options: PagingOptions(pageSize: 10, placeholders: .shown))
         paginator.refresh()
         let slots = paginator.slots.value
         #expect(slots.placeholdersBefore == 0 && slots.placeholdersAfter == 0)

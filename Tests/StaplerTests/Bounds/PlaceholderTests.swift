@@ -34,8 +34,10 @@ struct PlaceholderTests {
         deliveringOn scheduler: (any Scheduler)? = nil
     ) -> Paginator<Int, Int, String, Response, ServerError> {
         Paginator(
-            source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: pageSize, query: "q",
-            deliveringOn: scheduler, placeholders: true, jumpThreshold: jumpThreshold)
+            source: .offset { offset, size, _ in server.producer(offset, size: size) }, query: "q",
+            options: PagingOptions(
+                pageSize: pageSize, deliveringOn: scheduler,
+                placeholders: jumpThreshold.map { .jumping(threshold: $0) } ?? .shown))
     }
 
     @Test("P31: a known total shows every slot; pages fill theirs in place; the total moves only the end")
@@ -84,7 +86,7 @@ struct PlaceholderTests {
         #expect(plain.slots.value.count == 10)
         let cursorPaginator = Paginator<Int, String?, Void, CursorPage, Never>(
             source: .cursor { _, _, _ in SignalProducer(value: CursorPage(items: [1, 2], nextCursor: "n")) },
-            pageSize: 2, placeholders: true)
+            options: PagingOptions(pageSize: 2, placeholders: .shown))
         cursorPaginator.refresh()
         #expect(Array(cursorPaginator.slots.value) == [.item(1), .item(2)])
     }
@@ -144,8 +146,8 @@ struct PlaceholderTests {
         for rows in [3, 0] {
             let server = TwoEndedServer()
             let paginator = Paginator(
-                source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: 5, query: "q",
-                initialKey: 10, placeholders: true)
+                source: .offset { offset, size, _ in server.producer(offset, size: size) }, query: "q", initialKey: 10,
+                options: PagingOptions(pageSize: 5, placeholders: .shown))
             let mirror = SlotMirror(paginator)
             paginator.refresh()
             answer(server.last, total: 23)
@@ -163,8 +165,8 @@ struct PlaceholderTests {
     func P31_dropsLeavePlaceholders() {
         let server = TwoEndedServer()
         let paginator = Paginator(
-            source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: 10, query: "q",
-            prefetchDistance: 5, maxPages: 3, placeholders: true)
+            source: .offset { offset, size, _ in server.producer(offset, size: size) }, query: "q",
+            options: PagingOptions(pageSize: 10, prefetchDistance: 5, maxPages: 3, placeholders: .shown))
         let mirror = SlotMirror(paginator)
         paginator.refresh()
         answer(server.last, total: 100)
@@ -215,7 +217,8 @@ struct PlaceholderTests {
     func P32_cursorJumpTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Paginator<Int, String?, Void, CursorPage, Never>(
-                source: .cursor { _, _, _ in .never }, pageSize: 10, placeholders: true, jumpThreshold: 50)
+                source: .cursor { _, _, _ in .never },
+                options: PagingOptions(pageSize: 10, placeholders: .jumping(threshold: 50)))
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(stderr.contains("jumpThreshold"))

@@ -22,8 +22,8 @@ struct ModelConfiguration: Equatable, CustomStringConvertible {
     /// A memory bound of ``PagingReference/maxPages`` pages: pages go at the far end and scrolling back
     /// reloads them with their own keys.
     var bounded: Bool
-    /// `placeholders: true`: ``PagingOperation/Call/preload(row:)`` takes slot indices once the total is
-    /// known, and for the offset model `jumpThreshold` ``PagingReference/jumpThreshold`` too.
+    /// Placeholders: ``PagingOperation/Call/preload(row:)`` takes slot indices once the total is known,
+    /// and for the offset model preloads jump beyond ``PagingReference/jumpThreshold`` too.
     var placeholders: Bool
     /// Sessions save the list at random steps and restore a second paginator from it, which must agree
     /// with the first at every later step (``PagingOperation/saveAndRestore``).

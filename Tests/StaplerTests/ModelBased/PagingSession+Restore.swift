@@ -164,18 +164,22 @@ extension PagingSession {
         }
     }
 
+    /// The options of a restored paginator: the first paginator's, on the current scheduler and clock.
+    private func restoredOptions<Key>() -> PagingOptions<Int, Key> {
+        PagingOptions(
+            pageSize: PagingReference.pageSize, prefetchDistance: PagingReference.prefetchDistance,
+            deduplication: configuration.deduplicates ? .by(\.self) : nil, deliveringOn: scheduler.value,
+            policy: Self.policy(on: policyClock.value),
+            maxPages: configuration.bounded ? PagingReference.maxPages : nil,
+            placeholders: configuration.placeholderOption)
+    }
+
     private func restoreOffset(
         from paginator: OffsetPaginator, requests: Locked<[Request]>, endKey: Int
     ) throws -> Subject {
         let saved = try roundTrip(paginator.savedState, endKey: endKey)
         let restored = try Paginator(
-            restoring: saved, source: Self.offsetSource(recordingIn: requests), pageSize: PagingReference.pageSize,
-            prefetchDistance: PagingReference.prefetchDistance,
-            deduplication: configuration.deduplicates ? .by(\.self) : nil, deliveringOn: scheduler.value,
-            policy: Self.policy(on: policyClock.value),
-            maxPages: configuration.bounded ? PagingReference.maxPages : nil,
-            placeholders: configuration.placeholders,
-            jumpThreshold: configuration.jumps ? PagingReference.jumpThreshold : nil)
+            restoring: saved, source: Self.offsetSource(recordingIn: requests), options: restoredOptions())
         return subject(
             for: restored, key: { $0 }, stateHook: restoredStateHook, itemsHook: restoredItemsHook, restored: true)
     }
@@ -185,12 +189,7 @@ extension PagingSession {
     ) throws -> Subject {
         let saved = try roundTrip(paginator.savedState, endKey: endKey)
         let restored = try Paginator(
-            restoring: saved, source: Self.cursorSource(recordingIn: requests), pageSize: PagingReference.pageSize,
-            prefetchDistance: PagingReference.prefetchDistance,
-            deduplication: configuration.deduplicates ? .by(\.self) : nil, deliveringOn: scheduler.value,
-            policy: Self.policy(on: policyClock.value),
-            maxPages: configuration.bounded ? PagingReference.maxPages : nil,
-            placeholders: configuration.placeholders)
+            restoring: saved, source: Self.cursorSource(recordingIn: requests), options: restoredOptions())
         return subject(
             for: restored, key: { $0 == 0 ? nil : "c\($0)" }, stateHook: restoredStateHook,
             itemsHook: restoredItemsHook, restored: true)

@@ -60,19 +60,15 @@ extension PagingSession {
     ) -> Paginator<Int, Key, Int, Metadata, ServerError> {
         let deduplication: Deduplication<Int>? = configuration.deduplicates ? .by(\.self) : nil
         let maxPages = configuration.bounded ? PagingReference.maxPages : nil
-        let jumpThreshold = configuration.jumps ? PagingReference.jumpThreshold : nil
-        guard let clock else {
-            return Paginator(
-                source: source, pageSize: PagingReference.pageSize, query: 0, initialKey: initialKey,
-                prefetchDistance: PagingReference.prefetchDistance, deduplication: deduplication,
-                deliveringOn: scheduler, maxPages: maxPages, placeholders: configuration.placeholders,
-                jumpThreshold: jumpThreshold)
+        var options = PagingOptions<Int, Key>(
+            pageSize: PagingReference.pageSize, prefetchDistance: PagingReference.prefetchDistance,
+            deduplication: deduplication, deliveringOn: scheduler, maxPages: maxPages,
+            placeholders: configuration.placeholderOption)
+        if let clock {
+            options.policy = Self.policy(on: clock)
+            options.queryCache = .last(PagingReference.cacheCapacity)
         }
-        return Paginator(
-            source: source, pageSize: PagingReference.pageSize, query: 0, initialKey: initialKey,
-            prefetchDistance: PagingReference.prefetchDistance, deduplication: deduplication, deliveringOn: scheduler,
-            policy: Self.policy(on: clock), maxPages: maxPages, placeholders: configuration.placeholders,
-            jumpThreshold: jumpThreshold, queryCache: .last(PagingReference.cacheCapacity))
+        return Paginator(source: source, query: 0, initialKey: initialKey, options: options)
     }
 
     /// A load whose every run is recorded in `requests`, for the session to answer; `page` makes the
@@ -177,5 +173,13 @@ extension PagingSession {
             return action
         }
         action?()
+    }
+}
+
+extension ModelConfiguration {
+    /// The paginator's placeholders option: off, shown, or shown with jumps beyond
+    /// ``PagingReference/jumpThreshold``.
+    var placeholderOption: Placeholders {
+        placeholders ? (jumps ? .jumping(threshold: PagingReference.jumpThreshold) : .shown) : .off
     }
 }

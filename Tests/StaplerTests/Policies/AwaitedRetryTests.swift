@@ -12,8 +12,8 @@ struct AwaitedRetryTests {
     ) -> Paginator<Int, Int, String, Response, ServerError> {
         let policy = PagingPolicy(autoRetry: AutoRetry(maxRetries: 2, jitter: 0), clock: clock)
         let paginator = Paginator(
-            source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: 10, query: "q",
-            policy: policy)
+            source: .offset { offset, size, _ in server.producer(offset, size: size) }, query: "q",
+            options: PagingOptions(pageSize: 10, policy: policy))
         if loaded {
             synchronously { paginator.refresh() }
             answer(server.last, total: 100)

@@ -114,8 +114,8 @@ struct PolicyTests {
     func P40_noProgressLimit() {
         let server = ManualServer<Int, Page<Int, Int, Void>, ServerError>()
         let paginator = Paginator(
-            source: PageSource(firstKey: 1) { request in server.producer(request.key) }, pageSize: 10,
-            deduplication: .by { $0 }, policy: PagingPolicy(noProgressLimit: 3))
+            source: PageSource(firstKey: 1) { request in server.producer(request.key) },
+            options: PagingOptions(pageSize: 10, deduplication: .by { $0 }, policy: PagingPolicy(noProgressLimit: 3)))
         paginator.refresh()
         server.last?.succeed(Page(items: Array(0..<10), nextKey: 2))
         paginator.loadNextPage()
@@ -138,8 +138,8 @@ struct PolicyTests {
     func P40_progressResets() {
         let server = ManualServer<Int, Page<Int, Int, Void>, ServerError>()
         let paginator = Paginator(
-            source: PageSource(firstKey: 1) { request in server.producer(request.key) }, pageSize: 10,
-            deduplication: .by { $0 }, policy: PagingPolicy(noProgressLimit: 3))
+            source: PageSource(firstKey: 1) { request in server.producer(request.key) },
+            options: PagingOptions(pageSize: 10, deduplication: .by { $0 }, policy: PagingPolicy(noProgressLimit: 3)))
         paginator.refresh()
         server.last?.succeed(Page(items: Array(0..<10), nextKey: 2))
         paginator.loadNextPage()
@@ -153,8 +153,8 @@ struct PolicyTests {
 
         let plain = ManualServer<Int, Page<Int, Int, Void>, ServerError>()
         let defaults = Paginator(
-            source: PageSource(firstKey: 1) { request in plain.producer(request.key) }, pageSize: 10,
-            deduplication: .by { $0 })
+            source: PageSource(firstKey: 1) { request in plain.producer(request.key) },
+            options: PagingOptions(pageSize: 10, deduplication: .by { $0 }))
         defaults.refresh()
         plain.last?.succeed(Page(items: Array(0..<10), nextKey: 2))
         defaults.loadNextPage()
@@ -166,8 +166,8 @@ struct PolicyTests {
     func P40_defaultDuplicateCap() {
         let server = ManualServer<Int, Page<Int, Int, Void>, ServerError>()
         let paginator = Paginator(
-            source: PageSource(firstKey: 1) { request in server.producer(request.key) }, pageSize: 10,
-            deduplication: .by { $0 })
+            source: PageSource(firstKey: 1) { request in server.producer(request.key) },
+            options: PagingOptions(pageSize: 10, deduplication: .by { $0 }))
         paginator.refresh()
         server.last?.succeed(Page(items: Array(0..<10), nextKey: 2))
         for key in 2...4 {
@@ -229,8 +229,8 @@ struct PolicyTests {
 
         let cursorServer = ManualServer<Int, Page<Int, Int, Void>, ServerError>()
         let looping = Paginator(
-            source: PageSource(firstKey: 1) { request in cursorServer.producer(request.key) }, pageSize: 10,
-            policy: policy)
+            source: PageSource(firstKey: 1) { request in cursorServer.producer(request.key) },
+            options: PagingOptions(pageSize: 10, policy: policy))
         looping.refresh()
         cursorServer.last?.succeed(Page(items: [1], nextKey: 2))
         looping.loadNextPage()

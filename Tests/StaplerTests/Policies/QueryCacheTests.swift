@@ -44,8 +44,8 @@ struct QueryCacheTests {
         _ server: QueryServer, capacity: Int = 1
     ) -> Paginator<QueryRow, Int, String, QueryRows, ServerError> {
         Paginator(
-            source: .offset { offset, size, query in server.producer("\(query)@\(offset)", size: size) }, pageSize: 10,
-            query: "A", queryCache: .last(capacity))
+            source: .offset { offset, size, query in server.producer("\(query)@\(offset)", size: size) }, query: "A",
+            options: PagingOptions(pageSize: 10, queryCache: .last(capacity)))
     }
 
     @Test(
@@ -107,8 +107,8 @@ struct QueryCacheTests {
     func P43_cancelAfterBlanking() {
         let server = QueryServer()
         let paginator = Paginator(
-            source: .offset { offset, size, query in server.producer("\(query)@\(offset)", size: size) }, pageSize: 10,
-            query: "C", policy: PagingPolicy(clearsOnQueryChange: true), queryCache: .last(2))
+            source: .offset { offset, size, query in server.producer("\(query)@\(offset)", size: size) }, query: "C",
+            options: PagingOptions(pageSize: 10, policy: PagingPolicy(clearsOnQueryChange: true), queryCache: .last(2)))
         paginator.refresh()
         server.last?.answerRows()
         paginator.refresh(query: "A")
@@ -130,8 +130,9 @@ struct QueryCacheTests {
         let server = QueryServer()
         let clock = TestScheduler()
         let paginator = Paginator(
-            source: .offset { offset, size, query in server.producer("\(query)@\(offset)", size: size) }, pageSize: 10,
-            query: "A", policy: PagingPolicy(clock: clock), queryCache: .last(2, maxAge: .seconds(60)))
+            source: .offset { offset, size, query in server.producer("\(query)@\(offset)", size: size) }, query: "A",
+            options: PagingOptions(
+                pageSize: 10, policy: PagingPolicy(clock: clock), queryCache: .last(2, maxAge: .seconds(60))))
         paginator.refresh()
         server.last?.answerRows()
         paginator.refresh(query: "B")

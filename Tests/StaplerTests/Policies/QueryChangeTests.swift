@@ -11,7 +11,8 @@ struct QueryChangeTests {
     func paginator(_ server: QueryServer, clears: Bool = true) -> Paginator<Int, Int, String, Response, ServerError> {
         Paginator(
             source: .offset { offset, size, query in server.producer(offset + (query == "B" ? 1_000 : 0), size: size) },
-            pageSize: 10, query: "A", policy: PagingPolicy(clearsOnQueryChange: clears))
+            query: "A",
+            options: PagingOptions(pageSize: 10, policy: PagingPolicy(clearsOnQueryChange: clears)))
     }
 
     /// Rows 0..<20 of query A.

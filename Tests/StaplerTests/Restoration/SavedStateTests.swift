@@ -54,7 +54,7 @@ struct SavedStateTests {
         let server = TwoEndedServer()
         let restored = try Paginator(
             restoring: fromJSON, source: .offset { offset, size, _ in server.producer(offset, size: size) },
-            pageSize: 10, deduplication: .by { $0 }, maxPages: 3)
+            options: PagingOptions(pageSize: 10, deduplication: .by { $0 }, maxPages: 3))
         #expect(server.requests.isEmpty, "a restored list requests nothing")
         #expect(Array(restored.items.value) == Array(paginator.items.value))
         #expect(restored.state.value == .data)
@@ -92,7 +92,7 @@ struct SavedStateTests {
         let restoredServer = TwoEndedServer()
         let restored = try Paginator(
             restoring: decoded, source: .offset { offset, size, _ in restoredServer.producer(offset, size: size) },
-            pageSize: 5, prefetchDistance: 2, maxPages: 2)
+            options: PagingOptions(pageSize: 5, prefetchDistance: 2, maxPages: 2))
         #expect(Array(restored.items.value) == Array(paginator.items.value))
         restored.loadPreviousPage()
         restored.loadNextPage()
@@ -123,7 +123,7 @@ struct SavedStateTests {
         let restoredServer = TwoEndedServer()
         let restored = try Paginator(
             restoring: decoded, source: .offset { offset, size, _ in restoredServer.producer(offset, size: size) },
-            pageSize: 5, prefetchDistance: 2, maxPages: 2)
+            options: PagingOptions(pageSize: 5, prefetchDistance: 2, maxPages: 2))
         #expect(Array(restored.items.value) == Array(paginator.items.value))
         restored.loadNextPage()
         paginator.loadNextPage()

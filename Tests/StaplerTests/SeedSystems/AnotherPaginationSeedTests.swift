@@ -38,7 +38,8 @@ struct AnotherPaginationSeedTests {
     static func searchStateMachine(_ server: Server) -> SearchStateMachine {
         SearchStateMachine(
             source: .exhaustible { index, size, query in server.producer(Call(index + 1, query), size: size) },
-            pageSize: 20, query: nil, prefetchDistance: 3)
+            query: nil,
+            options: PagingOptions(pageSize: 20, prefetchDistance: 3))
     }
 
     /// The users of page `page` for `query`: ids `(page - 1) * 20 ..< + count`.
@@ -56,7 +57,9 @@ struct AnotherPaginationSeedTests {
                 server.loadExhaustible(index, size: size, query: query)
                     .map { SearchDataResult(hasNextPage: !$0.isExhausted, results: $0.items) }
                     .mapError(server.appFailures { _ in .offline })
-            }, pageSize: 20, query: nil, prefetchDistance: 3)
+            },
+            query: nil,
+            options: PagingOptions(pageSize: 20, prefetchDistance: 3))
     }
 
     /// A fake that answers at once, whose list for a query holds `counts[query]` users (none for others).
@@ -319,8 +322,8 @@ struct AnotherPaginationSeedTests {
         }
         for _ in 0..<5 {
             let machine = SearchStateMachine(
-                source: .exhaustible { index, _, query in backend.producer(Call(index + 1, query)) }, pageSize: 20,
-                query: nil, prefetchDistance: 3)
+                source: .exhaustible { index, _, query in backend.producer(Call(index + 1, query)) }, query: nil,
+                options: PagingOptions(pageSize: 20, prefetchDistance: 3))
             let states = machine.recordEveryState()
             raceFromBarrier(threads: 8) { thread in
                 for step in 0..<1_000 {

@@ -65,7 +65,7 @@ struct PageableSeedTests {
     ) -> PageInteractor {
         PageInteractor(
             source: .pageNumber(firstPage: firstPage) { page, size, _ in server.producer(page, size: size) },
-            pageSize: pageSize, prefetchDistance: 0, deduplication: keyPath.map { .by($0) })
+            options: PagingOptions(pageSize: pageSize, prefetchDistance: 0, deduplication: keyPath.map { .by($0) }))
     }
 
     typealias FakeServer = TestPageSource<UserModel, Void>
@@ -80,7 +80,8 @@ struct PageableSeedTests {
                 server.loadPage(page, size: size, firstPage: firstPage, query: ())
                     .map { PageInfo(types: $0.items, page: page, totalPageCount: $0.pageCount ?? 0) }
                     .mapError(server.appFailures { _ in .failed })
-            }, pageSize: 4, prefetchDistance: 0, deduplication: keyPath.map { .by($0) })
+            },
+            options: PagingOptions(pageSize: 4, prefetchDistance: 0, deduplication: keyPath.map { .by($0) }))
     }
 
     /// The users `ids`, as the fake's list.

@@ -140,8 +140,8 @@ struct TransformHazardTests {
     func P35_preloadWithPlaceholders() {
         let server = TwoEndedServer()
         let paginator = Paginator(
-            source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: 10, query: "q",
-            initialKey: 50, prefetchDistance: 2, placeholders: true)
+            source: .offset { offset, size, _ in server.producer(offset, size: size) }, query: "q", initialKey: 50,
+            options: PagingOptions(pageSize: 10, prefetchDistance: 2, placeholders: .shown))
         let list = paginator.transformed { $0.filter { !$0.isMultiple(of: 2) } }
         paginator.refresh()
         answer(server.last, total: 100)

@@ -28,8 +28,8 @@ func rowPaginator(
     _ server: RowServer, pageSize: Int = 10, deduplication: Deduplication<Row>? = nil
 ) -> Paginator<Row, Int, Void, RowsPage, ServerError> {
     Paginator(
-        source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: pageSize,
-        deduplication: deduplication)
+        source: .offset { offset, size, _ in server.producer(offset, size: size) },
+        options: PagingOptions(pageSize: pageSize, deduplication: deduplication))
 }
 
 /// Answers `request` with rows `ids`, of a list of `total`.

@@ -83,7 +83,8 @@ func offsetPaginator(
     policy: PagingPolicy = .default, maxPages: Int? = nil
 ) -> Paginator<Int, Int, String, Response, ServerError> {
     Paginator(
-        source: .offset { offset, size, _ in server.producer(offset, size: size) }, pageSize: pageSize, query: "q",
-        initialKey: initialKey, prefetchDistance: prefetchDistance, deduplication: deduplication,
-        deliveringOn: scheduler, policy: policy, maxPages: maxPages)
+        source: .offset { offset, size, _ in server.producer(offset, size: size) }, query: "q", initialKey: initialKey,
+        options: PagingOptions(
+            pageSize: pageSize, prefetchDistance: prefetchDistance, deduplication: deduplication,
+            deliveringOn: scheduler, policy: policy, maxPages: maxPages))
 }
