@@ -139,9 +139,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         cacheKey = queryCache?.key
         var machine = Machine(
             firstKey: initialKey ?? source.firstKey, pageSize: pageSize, query: query,
-            noProgressLimit: policy.noProgressLimit, maxAutoRetries: policy.autoRetry?.maxRetries ?? 0, bound: bound)
-        machine.placeholders = placeholders
-        machine.jump = jump
+            noProgressLimit: policy.noProgressLimit, maxAutoRetries: policy.autoRetry?.maxRetries ?? 0, bound: bound,
+            placeholders: placeholders, jump: jump)
         if let queryCache {
             machine.queryCache = Machine.CachedLists(queryCache.configuration, queryKey: queryCache.key(query))
         }
