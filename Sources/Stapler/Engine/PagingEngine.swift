@@ -225,11 +225,11 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                 delivers = enqueue(&effects, of: &state)
             }
             for direction in PageDirection.allCases {
-                if let ticket = effects.cancelled(direction), state.loads[direction]?.ticket == ticket {
+                if let ticket = effects[loads: direction].disposes, state.loads[direction]?.ticket == ticket {
                     disposed[direction] = state.loads[direction]
                     state.loads[direction] = nil
                 }
-                if effects.started.contains(direction), let load = state.machine[slot: direction].load {
+                if effects[loads: direction].starts, let load = state.machine[slot: direction].load {
                     // The machine disposes its load in flight before it starts another; a load still here
                     // would be one it no longer tracks.
                     if let replaced = state.loads[direction], replaced.ticket != disposed[direction]?.ticket {

@@ -189,7 +189,7 @@ extension PagingMachine {
         }
         defer {
             // The calls awaiting an automatic retry that no load of this retry takes over are superseded.
-            if let scheduled, scheduled != .refresh, !effects.started.contains(scheduled) {
+            if let scheduled, scheduled != .refresh, !effects[loads: scheduled].starts {
                 effects.abandonedRetry = (scheduled, .superseded)
             }
         }
@@ -317,7 +317,7 @@ extension PagingMachine {
         if let ticket = self[slot: direction].load?.ticket { effects.cancel(ticket, of: direction) }
         lastTicket &+= 1
         self[slot: direction] = .loading(Load(ticket: lastTicket, request: request))
-        effects.started.insert(DirectionSet(direction))
+        effects[loads: direction].starts = true
         if catchUp != nil { noteLoadStarted(request, in: direction, ticket: lastTicket) }
     }
 }
