@@ -123,8 +123,8 @@ extension PagingEngine {
             }
             if !state.edgeWaiters.isEmpty || !state.retryWaiters.isEmpty {
                 let retrying = effects.scheduleRetry?.direction
-                settle(effects.endedPrepend, of: .prepend, retrying: retrying == .prepend, in: &state, into: &box)
-                settle(effects.endedAppend, of: .append, retrying: retrying == .append, in: &state, into: &box)
+                settle(effects.prependLoads.ended, of: .prepend, retrying: retrying == .prepend, in: &state, into: &box)
+                settle(effects.appendLoads.ended, of: .append, retrying: retrying == .append, in: &state, into: &box)
                 if let (direction, end) = effects.abandonedRetry,
                     let waiters = state.retryWaiters.removeValue(forKey: direction)
                 {

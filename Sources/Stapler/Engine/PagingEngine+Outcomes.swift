@@ -69,12 +69,19 @@ extension PagingEngine {
         var generation: UInt64?
         send { machine in
             let before = (
-                machine.refreshSlot.load?.ticket, machine.prependSlot.load?.ticket, machine.appendSlot.load?.ticket
+                machine[slot: .refresh].load?.ticket, machine[slot: .prepend].load?.ticket,
+                machine[slot: .append].load?.ticket
             )
             let effects = machine.receiveRetry()
-            if let load = machine.refreshSlot.load, load.ticket != before.0 { generation = machine.snapshot.generation }
-            if let load = machine.prependSlot.load, load.ticket != before.1 { started.append((.prepend, load.ticket)) }
-            if let load = machine.appendSlot.load, load.ticket != before.2 { started.append((.append, load.ticket)) }
+            if let load = machine[slot: .refresh].load, load.ticket != before.0 {
+                generation = machine.snapshot.generation
+            }
+            if let load = machine[slot: .prepend].load, load.ticket != before.1 {
+                started.append((.prepend, load.ticket))
+            }
+            if let load = machine[slot: .append].load, load.ticket != before.2 {
+                started.append((.append, load.ticket))
+            }
             return effects
         } registering: { state in
             guard let waiter else { return }

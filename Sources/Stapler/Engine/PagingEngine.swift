@@ -139,9 +139,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         cacheKey = queryCache?.key
         var machine = Machine(
             firstKey: initialKey ?? source.firstKey, pageSize: pageSize, query: query,
-            noProgressLimit: policy.noProgressLimit, maxAutoRetries: policy.autoRetry?.maxRetries ?? 0, bound: bound)
-        machine.placeholders = placeholders
-        machine.jump = jump
+            noProgressLimit: policy.noProgressLimit, maxAutoRetries: policy.autoRetry?.maxRetries ?? 0, bound: bound,
+            placeholders: placeholders, jump: jump)
         if let queryCache {
             machine.queryCache = Machine.CachedLists(queryCache.configuration, queryKey: queryCache.key(query))
         }
@@ -226,11 +225,11 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                 delivers = enqueue(&effects, of: &state)
             }
             for direction in PageDirection.allCases {
-                if let ticket = effects.cancelled(direction), state.loads[direction]?.ticket == ticket {
+                if let ticket = effects[loads: direction].disposes, state.loads[direction]?.ticket == ticket {
                     disposed[direction] = state.loads[direction]
                     state.loads[direction] = nil
                 }
-                if effects.started.contains(direction), let load = state.machine[slot: direction].load {
+                if effects[loads: direction].starts, let load = state.machine[slot: direction].load {
                     // The machine disposes its load in flight before it starts another; a load still here
                     // would be one it no longer tracks.
                     if let replaced = state.loads[direction], replaced.ticket != disposed[direction]?.ticket {

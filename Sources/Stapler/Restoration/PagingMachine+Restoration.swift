@@ -28,10 +28,10 @@ extension PagingMachine {
         /// page (the row the machine recorded when `nil`).
         @inlinable
         init(_ machine: PagingMachine, shownRow: Int? = nil) {
-            shown = ShownList(machine)
+            shown = machine.list
             openingKey = machine.openingKey
-            stoppedWithoutProgress = machine.bottomStoppedWithoutProgress
-            accessedRow = shownRow.map { $0 + machine.snapshot.leadingCount } ?? machine.accessedRow
+            stoppedWithoutProgress = machine.edges.bottom.stoppedWithoutProgress
+            accessedRow = shownRow.map { $0 + machine.list.leadingCount } ?? machine.list.accessedRow
         }
 
         /// The saved state of the list, for a source of page model `model`.
@@ -45,13 +45,13 @@ extension PagingMachine {
             }
             let row = accessedRow.flatMap { items.indices.contains($0) ? $0 : nil }
             return PagingSavedState(
-                model: model, query: shown.listQuery, openingKey: openingKey, pages: pages,
-                topEdge: SavedEdge(shown.topKey), bottomEdge: SavedEdge(shown.bottomKey),
-                droppedAbove: shown.droppedAbove.allPages.map(SavedPageKeys.init),
-                droppedAboveEdge: SavedEdge(shown.droppedAbove.edgeKey),
-                droppedBelow: shown.droppedBelow.allPages.map(SavedPageKeys.init),
-                droppedBelowEdge: SavedEdge(shown.droppedBelow.edgeKey), total: shown.total,
-                metadata: shown.metadata, listWasEmpty: shown.listWasEmpty,
+                model: model, query: shown.query, openingKey: openingKey, pages: pages,
+                topEdge: SavedEdge(shown.top.key), bottomEdge: SavedEdge(shown.bottom.key),
+                droppedAbove: shown.top.dropped.allPages.map(SavedPageKeys.init),
+                droppedAboveEdge: SavedEdge(shown.top.dropped.edgeKey),
+                droppedBelow: shown.bottom.dropped.allPages.map(SavedPageKeys.init),
+                droppedBelowEdge: SavedEdge(shown.bottom.dropped.edgeKey), total: shown.total,
+                metadata: shown.metadata, listWasEmpty: shown.wasEmpty,
                 stoppedWithoutProgress: stoppedWithoutProgress, accessedRow: row,
                 firstPageIndex: shown.firstPageIndex, removedByEdits: shown.removedByEdits)
         }
@@ -70,47 +70,46 @@ extension PagingMachine {
     ) -> Effects {
         var effects = Effects()
         effects.allowsAnyMove = true
+        // The saved list, built whole: nothing of the list before it stays.
+        var restored = ShownList(query: saved.query)
         var items = PagedItems<Item>()
         var keys = PageKeyList<Key>()
-        loadedIdentities = []
-        usedKeys = []
         for (index, page) in saved.pages.enumerated() {
             var pageKeys = page.keys.pageKeys
             if let identities {
                 pageKeys.identities = identities.pages[index]
-                loadedIdentities.formUnion(identities.pages[index])
+                restored.loadedIdentities.formUnion(identities.pages[index])
             }
             items = items.appending(ContiguousArray(page.items))
             keys.append(pageKeys)
-            usedKeys.insert(page.keys.key)
+            restored.usedKeys.insert(page.keys.key)
         }
-        if let identities { loadedIdentities.formUnion(identities.removed) }
-        removedByEdits = identities == nil ? [] : saved.removedByEdits
-        droppedAbove = DroppedPages(saved.droppedAbove.map(\.pageKeys), edgeKey: saved.droppedAboveEdge.key)
-        droppedBelow = DroppedPages(saved.droppedBelow.map(\.pageKeys), edgeKey: saved.droppedBelowEdge.key)
-        topKey = saved.topEdge.key
-        bottomKey = saved.bottomEdge.key
-        if let topKey { usedKeys.insert(topKey) }
-        if let bottomKey { usedKeys.insert(bottomKey) }
+        if let identities { restored.loadedIdentities.formUnion(identities.removed) }
+        restored.removedByEdits = identities == nil ? [] : saved.removedByEdits
+        restored.top.dropped = DroppedPages(saved.droppedAbove.map(\.pageKeys), edgeKey: saved.droppedAboveEdge.key)
+        restored.bottom.dropped = DroppedPages(saved.droppedBelow.map(\.pageKeys), edgeKey: saved.droppedBelowEdge.key)
+        restored.top.key = saved.topEdge.key
+        restored.bottom.key = saved.bottomEdge.key
+        if let key = restored.top.key { restored.usedKeys.insert(key) }
+        if let key = restored.bottom.key { restored.usedKeys.insert(key) }
+        restored.items = items
+        restored.pageKeys = keys
+        restored.isShown = true
+        restored.wasEmpty = saved.listWasEmpty
+        restored.total = saved.total
+        restored.metadata = saved.metadata
+        restored.lastAccessedRow = saved.lastShownRow.flatMap { items.indices.contains($0) ? $0 : nil }
+        restored.firstPageIndex = saved.firstPageIndex
+        list = restored
         openingKey = saved.openingKey
         query = saved.query
-        listQuery = saved.query
-        queryBeforeRefresh = saved.query
+        refreshUndo?.query = saved.query
+        edges.bottom.stoppedWithoutProgress = saved.stoppedWithoutProgress
+        edges.bottom.requestedPage = keys.count > 1
         // With a query cache, the restored list is the saved query's: leaving that query keeps it.
         if let key = queryCache?.queryKey { queryCache?.shownKey = key }
-        snapshot.items = items
-        pageKeys = keys
-        hasList = true
-        listWasEmpty = saved.listWasEmpty
-        bottomStoppedWithoutProgress = saved.stoppedWithoutProgress
-        secondPageRequested = keys.count > 1
-        snapshot.total = saved.total
-        snapshot.metadata = saved.metadata
-        snapshot.leadingCount = 0
         snapshot.listSerial &+= 1
         snapshot.isStale = true
-        lastAccessedRow = saved.lastShownRow.flatMap { items.indices.contains($0) ? $0 : nil }
-        firstPageIndex = saved.firstPageIndex
         if !items.isEmpty {
             effects.itemsChange = .reloaded
             effects.previousItems = PagedItems()

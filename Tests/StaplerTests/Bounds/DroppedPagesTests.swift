@@ -53,14 +53,14 @@ struct DroppedPagesTests {
         Self.scrollDownAndBack(list) {
             turn = requests.value.count
             let (dropped, entries, used) = Self.machine(of: list) {
-                ($0.droppedAbove.count, $0.droppedAbove.storedEntries, $0.usedKeys.count)
+                ($0.list.top.dropped.count, $0.list.top.dropped.storedEntries, $0.list.usedKeys.count)
             }
             #expect(dropped >= pages - 4)
             #expect(entries <= 3, "the top page, one run, and nothing per page: \(entries) entries")
             #expect(used <= 6, "the used keys are the shown pages' and the edges': \(used)")
         }
         let (entries, belowEntries, used) = Self.machine(of: list) {
-            ($0.droppedAbove.storedEntries, $0.droppedBelow.storedEntries, $0.usedKeys.count)
+            ($0.list.top.dropped.storedEntries, $0.list.bottom.dropped.storedEntries, $0.list.usedKeys.count)
         }
         #expect(entries == 0)
         #expect(belowEntries <= 3, "the short last page, one run: \(belowEntries) entries")
@@ -96,7 +96,7 @@ struct DroppedPagesTests {
         let pages = (total + 9) / 10
         while !list.loadStates.value.append.isEndReached { list.preload(index: list.items.value.count - 1) }
         let (dropped, entries) = list.engine.state.withLock {
-            ($0.machine.droppedAbove.count, $0.machine.droppedAbove.storedEntries)
+            ($0.machine.list.top.dropped.count, $0.machine.list.top.dropped.storedEntries)
         }
         #expect(dropped == pages - 3)
         #expect(entries <= 3, "the first page, one run: \(entries) entries")
@@ -125,13 +125,13 @@ struct DroppedPagesTests {
         var capacityAtTheTurn = 0
         Self.scrollDownAndBack(list) {
             turn = requests.value.count
-            capacityAtTheTurn = Self.machine(of: list) { $0.droppedAbove.pages.capacity }
+            capacityAtTheTurn = Self.machine(of: list) { $0.list.top.dropped.pages.capacity }
         }
         #expect(Array(requests.value[..<turn]) == keys)
         #expect(Array(requests.value[turn...]) == Array(keys[..<(keys.count - 3)].reversed()))
         #expect(Array(list.items.value) == Array(0..<30))
         let (below, capacity) = Self.machine(of: list) {
-            ($0.droppedBelow.allPages.map(\.key), $0.droppedAbove.pages.capacity)
+            ($0.list.bottom.dropped.allPages.map(\.key), $0.list.top.dropped.pages.capacity)
         }
         #expect(below == Array(keys[3...].reversed()), "the pages dropped at the bottom, farthest first")
         #expect(capacityAtTheTurn >= 250)
@@ -153,7 +153,7 @@ struct DroppedPagesTests {
         for _ in 0..<200 where list.loadStates.value.append.error == nil {
             list.preload(index: list.items.value.count - 1)
         }
-        let entries = Self.machine(of: list) { $0.droppedAbove.storedEntries }
+        let entries = Self.machine(of: list) { $0.list.top.dropped.storedEntries }
         #expect(entries <= 2, "the dropped offsets are one run: \(entries) entries")
         #expect(list.loadStates.value.append == .failed(.repeatedKey))
         #expect(requests.value.last == 1_000, "200 is never requested again")
@@ -176,7 +176,7 @@ struct DroppedPagesTests {
             restoring: saved, source: Self.offsetSource(total: total, requests: again),
             options: PagingOptions(pageSize: 10, prefetchDistance: 5, maxPages: 3))
         #expect(restored.savedState?.droppedAbove == saved.droppedAbove, "saving it again gives the same pages")
-        #expect(Self.machine(of: restored) { $0.droppedAbove.storedEntries } <= 3)
+        #expect(Self.machine(of: restored) { $0.list.top.dropped.storedEntries } <= 3)
         while !restored.loadStates.value.prepend.isEndReached { restored.preload(index: 0) }
         #expect(again.value == Array(stride(from: 0, to: 2_980, by: 10).reversed()))
         #expect(Array(restored.items.value) == Array(0..<30))

@@ -44,14 +44,11 @@ extension PagingMachine {
     mutating func fail(
         _ direction: PageDirection, with error: PagingError<Failure>, request: Request, _ effects: inout Effects
     ) {
-        self[slot: direction] = .failed(error, request)
         failureSerial &+= 1
-        switch direction {
-        case .refresh: failedAt.refresh = failureSerial
-        case .prepend: failedAt.prepend = failureSerial
-        case .append: failedAt.append = failureSerial
-        }
-        let attempt = autoRetryCount(direction)
+        self[lane: direction].slot = .failed(error, request)
+        self[lane: direction].failedAt = failureSerial
+        let attempt = self[lane: direction].autoRetries
+        let maxAutoRetries = configuration.maxAutoRetries
         if maxAutoRetries > 0, error.isRetryable, attempt < maxAutoRetries {
             // One retry waits at a time: another direction's, replaced, leaves its failure standing.
             if let replaced = scheduledRetry, replaced.direction != direction {
@@ -61,8 +58,8 @@ extension PagingMachine {
             effects.scheduleRetry = (direction, attempt, failureSerial)
         }
         if direction == .refresh {
-            // A blanked list stays blank when its refresh fails: its query is gone.
-            blankedList = nil
+            // A blanked list stays blank when its refresh fails: its query is gone. Nothing is left to undo.
+            refreshUndo = nil
             // With an automatic retry to come, the calls awaiting this generation wait for it too.
             if effects.scheduleRetry == nil { effects.firstPageOutcomes.append((snapshot.generation, .failed(error))) }
         } else {
@@ -85,22 +82,24 @@ extension PagingMachine {
         _ page: Page<Item, Key, Metadata>, identities: [ItemIdentity]?, at edge: PageDirection, of load: Load,
         _ effects: inout Effects
     ) {
-        let reloadsDropped = edge == .append ? !droppedBelow.isEmpty : !droppedAbove.isEmpty
-        var onward = edge == .append ? page.nextKey : page.previousKey
+        let noProgressLimit = configuration.noProgressLimit
+        let appends = edge == .append
+        let reloadsDropped = !list[end: edge].dropped.isEmpty
+        var onward = appends ? page.nextKey : page.previousKey
         var ends = onward == nil || (page.items.isEmpty && noProgressLimit == nil)
         if reloadsDropped {
-            onward = edge == .append ? droppedBelow.pop() : droppedAbove.pop()
+            onward = list[end: edge].dropped.pop()
             ends = onward == nil
-        } else if !ends, let onward, onward == load.request.key || !claim(onward) {
+        } else if !ends, let onward, onward == load.request.key || !list.claim(onward) {
             return fail(edge, with: .repeatedKey, request: load.request, &effects)
         }
         // The items before any local row is replaced, when there are local rows.
-        let original = localIdentities.isEmpty ? nil : snapshot.items
+        let original = list.localIdentities.isEmpty ? nil : list.items
         let replacesLocalRows = replaceLocalRows(in: page.items, identities: identities)
         let (kept, keptIdentities) = keep(page.items, identities: identities)
-        let idle = kept.isEmpty ? (edge == .append ? idlePagesBelow : idlePagesAbove) + 1 : 0
-        if edge == .append { idlePagesBelow = idle } else { idlePagesAbove = idle }
-        setAutoRetryCount(edge, 0)
+        let idle = kept.isEmpty ? edges[edge].idlePages + 1 : 0
+        edges[edge].idlePages = idle
+        edges[edge].lane.autoRetries = 0
         var stoppedWithoutProgress = false
         if !ends, !reloadsDropped, idle > 0, !page.items.isEmpty || noProgressLimit != nil {
             let limit = noProgressLimit ?? PagingPolicy.duplicatePageLimit
@@ -108,49 +107,48 @@ extension PagingMachine {
                 ends = true
                 stoppedWithoutProgress = true
                 // Claimed above, and now not followed.
-                if let onward { usedKeys.remove(onward) }
-                if edge == .append { bottomStoppedWithoutProgress = limit }
+                if let onward { list.usedKeys.remove(onward) }
+                edges[edge].stoppedWithoutProgress = limit
             }
         }
         // Taken out, not copied: the snapshot gets the new items below, and the publication these.
         var previous = PagedItems<Item>()
-        swap(&previous, &snapshot.items)
+        swap(&previous, &list.items)
         // A reloaded page keeps its links to the pages it was dropped beside, whatever the server says now:
         // to the loaded page, and outward to the key the edge asks for next, so that a saved list still
         // holds its pages in order and its edge still follows its end page.
         var (previousKey, nextKey) = (page.previousKey, page.nextKey)
-        if reloadsDropped, edge == .prepend {
-            if let below = pageKeys.first { nextKey = below.key }
+        if reloadsDropped, !appends {
+            if let below = list.pageKeys.first { nextKey = below.key }
             if !ends, let onward { previousKey = onward }
         }
-        if reloadsDropped, edge == .append {
-            if let above = pageKeys.last { previousKey = above.key }
+        if reloadsDropped, appends {
+            if let above = list.pageKeys.last { previousKey = above.key }
             if !ends, let onward { nextKey = onward }
         }
         let keys = PageKeys(
             key: load.request.key, previousKey: previousKey, nextKey: nextKey, identities: keptIdentities,
             itemsBefore: page.itemsBefore)
         let old: Range<Int>
-        if edge == .append {
-            snapshot.items = previous.appending(kept)
-            pageKeys.append(keys)
-            bottomKey = ends ? nil : onward
+        list[end: edge].key = ends ? nil : onward
+        if appends {
+            list.items = previous.appending(kept)
+            list.pageKeys.append(keys)
             old = 0..<previous.count
         } else {
-            snapshot.items = previous.prepending(kept)
-            pageKeys.prepend(keys)
-            topKey = ends ? nil : onward
-            snapshot.leadingCount += kept.count
-            firstPageIndex -= 1
+            list.items = previous.prepending(kept)
+            list.pageKeys.prepend(keys)
+            list.leadingCount += kept.count
+            list.firstPageIndex -= 1
             old = kept.count..<kept.count + previous.count
         }
         if reloadsDropped {
             // The key beyond a reloaded page is a dropped page's, or the edge's before the drops: both used.
             // Any other key followed was claimed by the repeated-key check.
-            usedKeys.insert(load.request.key)
+            list.usedKeys.insert(load.request.key)
         }
-        snapshot.total = page.total
-        snapshot.metadata = page.metadata
+        list.total = page.total
+        list.metadata = page.metadata
         effects.appliesPage = true
         // With a limit, a page that added nothing is followed at once: no new row would prompt a list to.
         if !ends, !stoppedWithoutProgress, idle > 0, noProgressLimit != nil { startEdgeLoad(edge, &effects) }
@@ -177,7 +175,7 @@ extension PagingMachine {
         effects.cancelsRetry = true
         if scheduled.direction == .refresh {
             let outcome: FirstPageOutcome<Failure> =
-                switch (end, refreshSlot.error) {
+                switch (end, refreshLane.slot.error) {
                 case (.cancelled, _): .cancelled
                 case (.failed, let error?): .failed(error)
                 default: .superseded
@@ -185,25 +183,6 @@ extension PagingMachine {
             effects.firstPageOutcomes.append((snapshot.generation, outcome))
         } else {
             effects.abandonedRetry = (scheduled.direction, end)
-        }
-    }
-
-    /// How many automatic retries `direction` made since its last success or explicit retry.
-    @inlinable
-    func autoRetryCount(_ direction: PageDirection) -> Int {
-        switch direction {
-        case .refresh: autoRetries.refresh
-        case .prepend: autoRetries.prepend
-        case .append: autoRetries.append
-        }
-    }
-
-    @inlinable
-    mutating func setAutoRetryCount(_ direction: PageDirection, _ count: Int) {
-        switch direction {
-        case .refresh: autoRetries.refresh = count
-        case .prepend: autoRetries.prepend = count
-        case .append: autoRetries.append = count
         }
     }
 
@@ -215,12 +194,12 @@ extension PagingMachine {
             case .failed(_, let request) = self[slot: direction]
         else { return effects }
         scheduledRetry = nil
-        setAutoRetryCount(direction, autoRetryCount(direction) + 1)
+        self[lane: direction].autoRetries += 1
         if direction == .refresh {
             // As an explicit retry of a failed refresh: the edges paging the old rows meanwhile give way.
             supersedeEdges(&effects)
             rememberBeforeRefresh()
-        } else if refreshSlot.load != nil {
+        } else if refreshLane.slot.load != nil {
             return effects
         }
         startLoad(request, in: direction, &effects)
@@ -252,7 +231,7 @@ extension PagingMachine {
         var keptIdentities = ContiguousArray<ItemIdentity>()
         kept.reserveCapacity(items.count)
         keptIdentities.reserveCapacity(items.count)
-        for (item, identity) in zip(items, identities) where loadedIdentities.insert(identity).inserted {
+        for (item, identity) in zip(items, identities) where list.loadedIdentities.insert(identity).inserted {
             kept.append(item)
             keptIdentities.append(identity)
         }

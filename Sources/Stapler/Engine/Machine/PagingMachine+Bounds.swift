@@ -21,33 +21,7 @@ extension PagingMachine {
     /// item while pages are added or dropped at the top.
     @inlinable
     mutating func recordAccess(row index: Int) {
-        lastAccessedRow = index - snapshot.leadingCount
-    }
-
-    /// Records `key` as used, unless the list used it already: a shown page's, an edge's, or a dropped
-    /// page's (the guard against keys that loop, in both directions).
-    ///
-    /// - Returns: Whether the key was new. A used key leaves the list unchanged. One lookup: checking
-    ///   first and recording later would hash the key twice on every page.
-    @inlinable
-    mutating func claim(_ key: Key) -> Bool {
-        guard !droppedAbove.contains(key), !droppedBelow.contains(key) else { return false }
-        return usedKeys.insert(key).inserted
-    }
-
-    /// Forgets the dropped pages and the row last shown: a new list replaces the one they belonged to.
-    @inlinable
-    mutating func forgetDroppedPages() {
-        droppedAbove = DroppedPages()
-        droppedBelow = DroppedPages()
-        lastAccessedRow = nil
-        firstPageIndex = 0
-    }
-
-    /// The row last shown, in the current list's indices (it may lie outside the list).
-    @inlinable
-    var accessedRow: Int? {
-        lastAccessedRow.map { $0 + snapshot.leadingCount }
+        list.lastAccessedRow = index - list.leadingCount
     }
 
     /// Drops whole pages at the end farther from the row last shown until the bound holds.
@@ -70,11 +44,11 @@ extension PagingMachine {
     mutating func enforceBound(
         after edge: PageDirection, keepingFailedEnds: Bool = false, _ effects: inout Effects
     ) -> (top: Int, bottom: Int) {
-        guard let bound else { return (0, 0) }
+        guard let bound = configuration.bound else { return (0, 0) }
         var dropped = (top: 0, bottom: 0)
-        while pageKeys.count > max(bound.maxPages, 2) {
-            let items = snapshot.items
-            let row = accessedRow
+        while list.pageKeys.count > max(bound.maxPages, 2) {
+            let items = list.items
+            let row = list.accessedRow
             let dropsTop: Bool
             if let row {
                 let shown = min(max(row, 0), items.count - 1)
@@ -108,8 +82,8 @@ extension PagingMachine {
     /// - Returns: How many rows went at the top and at the bottom.
     @inlinable
     mutating func dropOverBound(_ effects: inout Effects) -> (top: Int, bottom: Int) {
-        guard let bound, pageKeys.count > max(bound.maxPages, 2) else { return (0, 0) }
-        let previous = snapshot.items
+        guard let bound = configuration.bound, list.pageKeys.count > max(bound.maxPages, 2) else { return (0, 0) }
+        let previous = list.items
         let dropped = enforceBound(after: .append, keepingFailedEnds: true, &effects)
         if let change = Self.change(from: 0..<previous.count, to: dropped.top..<previous.count - dropped.bottom) {
             effects.itemsChange = change
@@ -121,32 +95,34 @@ extension PagingMachine {
     /// Drops the top page (of `rows` rows) and reopens the top with its key.
     @inlinable
     mutating func dropFirstPage(rows: Int, _ effects: inout Effects) {
-        var keys = pageKeys.removeFirst()
+        var keys = list.pageKeys.removeFirst()
         forgetIdentities(of: &keys)
-        snapshot.items = snapshot.items.droppingFirstPage()
-        usedKeys.remove(keys.key)
-        droppedAbove.push(keys, edgeKey: topKey)
-        effects.dropsPages = true
-        topKey = keys.key
-        snapshot.leadingCount -= rows
-        firstPageIndex += 1
-        idlePagesAbove = 0
-        reopen(.prepend, &effects)
+        list.items = list.items.droppingFirstPage()
+        list.leadingCount -= rows
+        list.firstPageIndex += 1
+        rememberDropped(keys, at: .prepend, &effects)
     }
 
     /// Drops the bottom page and reopens the bottom with its key.
     @inlinable
     mutating func dropLastPage(_ effects: inout Effects) {
-        var keys = pageKeys.removeLast()
+        var keys = list.pageKeys.removeLast()
         forgetIdentities(of: &keys)
-        snapshot.items = snapshot.items.droppingLastPage()
-        usedKeys.remove(keys.key)
-        droppedBelow.push(keys, edgeKey: bottomKey)
+        list.items = list.items.droppingLastPage()
+        rememberDropped(keys, at: .append, &effects)
+    }
+
+    /// Remembers the page of `keys`, just dropped at `edge`, and reopens that edge with its key: the
+    /// edge's counters restart and its load and failure no longer stand.
+    @inlinable
+    mutating func rememberDropped(_ keys: PageKeys<Key>, at edge: PageDirection, _ effects: inout Effects) {
+        list.usedKeys.remove(keys.key)
+        list[end: edge].dropped.push(keys, edgeKey: list[end: edge].key)
+        list[end: edge].key = keys.key
         effects.dropsPages = true
-        bottomKey = keys.key
-        bottomStoppedWithoutProgress = nil
-        idlePagesBelow = 0
-        reopen(.append, &effects)
+        edges[edge].idlePages = 0
+        edges[edge].stoppedWithoutProgress = nil
+        reopen(edge, &effects)
     }
 
     /// Makes `edge` idle after a drop there: its load in flight is disposed and a failure beyond the
@@ -158,8 +134,8 @@ extension PagingMachine {
             effects.end(load.ticket, of: edge, as: .superseded)
         }
         if scheduledRetry?.direction == edge { abandonScheduledRetry(as: .superseded, &effects) }
-        self[slot: edge] = .idle
-        setAutoRetryCount(edge, 0)
+        edges[edge].lane.slot = .idle
+        edges[edge].lane.autoRetries = 0
     }
 
     /// Lets the rows of a dropped page load again when deduplicating (a reload of the page brings them
@@ -167,7 +143,7 @@ extension PagingMachine {
     @inlinable
     mutating func forgetIdentities(of page: inout PageKeys<Key>) {
         guard let identities = page.identities else { return }
-        for identity in identities { loadedIdentities.remove(identity) }
+        for identity in identities { list.loadedIdentities.remove(identity) }
         page.identities = nil
     }
 

@@ -29,21 +29,21 @@ extension PagingMachine {
     mutating func receiveCatchUp(at end: ListEnd, maxPages: Int, reason: inout IgnoredReason?) -> Effects {
         var effects = Effects()
         let direction = end.direction
-        if !hasList || pageKeys.count == 0 {
-            reason = refreshSlot.load != nil ? .refreshing : .notLoaded
-        } else if refreshSlot.load != nil {
+        if !hasList || list.pageKeys.count == 0 {
+            reason = refreshLane.slot.load != nil ? .refreshing : .notLoaded
+        } else if refreshLane.slot.load != nil {
             reason = .refreshing
         } else if self[slot: direction].load != nil {
             reason = .alreadyLoading
-        } else if !(end == .top ? droppedAbove.isEmpty : droppedBelow.isEmpty) {
+        } else if !list[end: direction].dropped.isEmpty {
             reason = .nothingToDo
         }
         guard reason == nil else { return effects }
-        if direction == .append { bottomCancelled = false }
-        let page = end == .top ? 0 : pageKeys.count - 1
+        edges[direction].cancelled = false
+        let page = end == .top ? 0 : list.pageKeys.count - 1
         let request = Request(
-            key: pageKeys[page].key, pageSize: pageSize, query: listQuery, pageIndex: firstPageIndex + page,
-            direction: direction)
+            key: list.pageKeys[page].key, pageSize: configuration.pageSize, query: list.query,
+            pageIndex: list.firstPageIndex + page, direction: direction)
         catchUp = CatchUp(end: end, maxPages: maxPages, request: request)
         startLoad(request, in: direction, &effects)
         publish(&effects)
@@ -86,7 +86,7 @@ extension PagingMachine {
             let onward, !progress.pages.contains(where: { $0.key == onward })
         {
             let next = Request(
-                key: onward, pageSize: pageSize, query: listQuery,
+                key: onward, pageSize: configuration.pageSize, query: list.query,
                 pageIndex: request.pageIndex + (progress.end == .bottom ? -1 : 1), direction: request.direction)
             progress.request = next
             catchUp = progress
@@ -106,9 +106,9 @@ extension PagingMachine {
     func meetingRow(of progress: CatchUp) -> Int? {
         var shown: [ItemIdentity: Int] = [:]
         var row = 0
-        for page in 0..<pageKeys.count {
-            for identity in pageKeys[page].identities ?? [] {
-                if !localIdentities.contains(identity), shown[identity] == nil { shown[identity] = row }
+        for page in 0..<list.pageKeys.count {
+            for identity in list.pageKeys[page].identities ?? [] {
+                if !list.localIdentities.contains(identity), shown[identity] == nil { shown[identity] = row }
                 row += 1
             }
         }

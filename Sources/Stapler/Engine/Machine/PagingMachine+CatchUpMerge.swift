@@ -27,15 +27,15 @@ extension PagingMachine {
             return publish(&effects)
         }
         let meeting = meetingRow(of: progress)
-        let previous = snapshot.items
+        let previous = list.items
         // The stretch the fresh pages cover; `nil` covers every row (they meet none).
         let covered: ClosedRange<Int>? = meeting.map { end == .bottom ? $0...Int.max : 0...$0 }
         var kept: [MergedPage] = []
         var locals = (rows: ContiguousArray<Item>(), identities: ContiguousArray<ItemIdentity>())
         var row = 0
         var pagesGone = 0
-        for page in 0..<pageKeys.count {
-            var keys = pageKeys[page]
+        for page in 0..<list.pageKeys.count {
+            var keys = list.pageKeys[page]
             let identities = keys.identities ?? []
             var rows = ContiguousArray<Item>()
             var rowIdentities = ContiguousArray<ItemIdentity>()
@@ -43,11 +43,11 @@ extension PagingMachine {
                 defer { row += 1 }
                 if freshIdentities.contains(identity) { continue }
                 if covered?.contains(row) ?? true {
-                    if localIdentities.contains(identity) {
+                    if list.localIdentities.contains(identity) {
                         locals.rows.append(item)
                         locals.identities.append(identity)
                     } else {
-                        loadedIdentities.remove(identity)
+                        list.loadedIdentities.remove(identity)
                     }
                     continue
                 }
@@ -81,36 +81,32 @@ extension PagingMachine {
         let freshRows = merged.reduce(0) { $0 + $1.rows.count }
         if meeting == nil {
             install(merged)
-            forgetDroppedPages()
-            snapshot.leadingCount = 0
+            list.forgetDroppedPages()
+            list.leadingCount = 0
             snapshot.listSerial &+= 1
-            firstPageIndex = end == .bottom ? -(merged.count - 1) : 0
+            list.firstPageIndex = end == .bottom ? -(merged.count - 1) : 0
         } else if end == .bottom {
             install(kept + merged)
         } else {
             install(merged + kept)
             // The rows below the merged stretch moved by the rows that replaced those above them.
-            snapshot.leadingCount += freshRows - (meeting.map { $0 + 1 } ?? 0)
-            firstPageIndex -= merged.count - pagesGone
+            list.leadingCount += freshRows - (meeting.map { $0 + 1 } ?? 0)
+            list.firstPageIndex -= merged.count - pagesGone
         }
-        loadedIdentities.formUnion(freshIdentities)
-        localIdentities.subtract(freshIdentities)
+        list.loadedIdentities.formUnion(freshIdentities)
+        list.localIdentities.subtract(freshIdentities)
         let top = merged[0].keys
         let bottom = merged[merged.count - 1].keys
-        if end == .bottom || meeting == nil { bottomKey = bottom.nextKey }
-        if end == .top || meeting == nil { topKey = top.previousKey }
-        usedKeys = Set((0..<pageKeys.count).map { pageKeys[$0].key })
-        if let topKey { usedKeys.insert(topKey) }
-        if let bottomKey { usedKeys.insert(bottomKey) }
-        if end == .bottom {
-            idlePagesBelow = 0
-            bottomStoppedWithoutProgress = nil
-        } else {
-            idlePagesAbove = 0
-        }
-        snapshot.total = edgePage.total
-        snapshot.metadata = edgePage.metadata
-        listWasEmpty = snapshot.items.isEmpty
+        if end == .bottom || meeting == nil { list.bottom.key = bottom.nextKey }
+        if end == .top || meeting == nil { list.top.key = top.previousKey }
+        list.usedKeys = Set((0..<list.pageKeys.count).map { list.pageKeys[$0].key })
+        if let key = list.top.key { list.usedKeys.insert(key) }
+        if let key = list.bottom.key { list.usedKeys.insert(key) }
+        edges[end.direction].idlePages = 0
+        edges[end.direction].stoppedWithoutProgress = nil
+        list.total = edgePage.total
+        list.metadata = edgePage.metadata
+        list.wasEmpty = list.items.isEmpty
         effects.appliesPage = true
         effects.previousItems = previous
         effects.itemsChange = .reloaded
@@ -126,14 +122,14 @@ extension PagingMachine {
             items = items.appending(page.rows)
             keys.append(page.keys)
         }
-        snapshot.items = items
-        pageKeys = keys
+        list.items = items
+        list.pageKeys = keys
     }
 
     /// Sets the key the edge at `end` asks for next (`nil`: that edge ended).
     @inlinable
     mutating func setEdgeKey(_ end: ListEnd, to key: Key?) {
-        if end == .bottom { bottomKey = key } else { topKey = key }
-        if let key { usedKeys.insert(key) }
+        list[end: end.direction].key = key
+        if let key { list.usedKeys.insert(key) }
     }
 }

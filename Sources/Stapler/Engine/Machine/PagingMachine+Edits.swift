@@ -39,15 +39,15 @@ extension PagingMachine {
     @inlinable
     mutating func receiveEdit(_ edit: Edit, outcome: inout EditOutcome?) -> Effects {
         var effects = Effects()
-        guard snapshot.items.isIdentical(to: edit.expected) else {
+        guard list.items.isIdentical(to: edit.expected) else {
             outcome = nil
             return effects
         }
-        guard hasList, snapshot.items.pageCount > 0 else {
+        guard hasList, list.items.pageCount > 0 else {
             outcome = .notLoaded
             return effects
         }
-        let items = snapshot.items
+        let items = list.items
         let change: ItemsChange
         switch edit.kind {
         case .insert(let item, let index):
@@ -58,8 +58,8 @@ extension PagingMachine {
             let (page, start, rows) = pageForInsertion(at: index)
             var edited = rows
             edited.insert(item, at: index - start)
-            if let identity = edit.identity { pageKeys[page].identities?.insert(identity, at: index - start) }
-            snapshot.items = items.replacingPage(at: page, with: edited)
+            if let identity = edit.identity { list.pageKeys[page].identities?.insert(identity, at: index - start) }
+            list.items = items.replacingPage(at: page, with: edited)
             change = .inserted(index..<index + 1)
         case .remove(let index):
             guard index < items.count else {
@@ -69,8 +69,8 @@ extension PagingMachine {
             let (page, rows, start) = items.locate(item: index)
             var edited = rows
             let removed = edited.remove(at: index - start)
-            if pageKeys[page].identities?.remove(at: index - start) != nil { removedByEdits.append(removed) }
-            snapshot.items = items.replacingPage(at: page, with: edited)
+            if list.pageKeys[page].identities?.remove(at: index - start) != nil { list.removedByEdits.append(removed) }
+            list.items = items.replacingPage(at: page, with: edited)
             change = .removed(index..<index + 1)
         case .replace(let index, let item):
             guard index < items.count else {
@@ -79,13 +79,13 @@ extension PagingMachine {
             }
             let (page, rows, start) = items.locate(item: index)
             var edited = rows
-            if let identity = edit.identity, let replaced = pageKeys[page].identities?[index - start] {
-                pageKeys[page].identities?[index - start] = identity
+            if let identity = edit.identity, let replaced = list.pageKeys[page].identities?[index - start] {
+                list.pageKeys[page].identities?[index - start] = identity
                 // The replaced row's identity stays loaded; a saved list carries the row for it.
-                if replaced != identity { removedByEdits.append(rows[index - start]) }
+                if replaced != identity { list.removedByEdits.append(rows[index - start]) }
             }
             edited[index - start] = item
-            snapshot.items = items.replacingPage(at: page, with: edited)
+            list.items = items.replacingPage(at: page, with: edited)
             change = .updated(index..<index + 1)
         case .insertRows(let rows, let end):
             guard let added = insertLocalRows(rows, identities: edit.rowIdentities, at: end) else {
@@ -94,7 +94,7 @@ extension PagingMachine {
             }
             change = .inserted(added)
         }
-        if let identity = edit.identity { loadedIdentities.insert(identity) }
+        if let identity = edit.identity { list.loadedIdentities.insert(identity) }
         effects.itemsChange = change
         effects.previousItems = items
         outcome = .applied
@@ -107,7 +107,7 @@ extension PagingMachine {
     /// end), the index of its first item, and its items.
     @inlinable
     func pageForInsertion(at index: Int) -> (page: Int, start: Int, items: ContiguousArray<Item>) {
-        let items = snapshot.items
+        let items = list.items
         if index < items.count {
             let (page, rows, start) = items.locate(item: index)
             return (page, start, rows)
@@ -125,8 +125,8 @@ extension PagingMachine {
     @inlinable
     func index(ofIdentity identity: ItemIdentity) -> Int? {
         var start = 0
-        for page in 0..<pageKeys.count {
-            guard let identities = pageKeys[page].identities else { return nil }
+        for page in 0..<list.pageKeys.count {
+            guard let identities = list.pageKeys[page].identities else { return nil }
             if let offset = identities.firstIndex(of: identity) { return start + offset }
             start += identities.count
         }

@@ -5,12 +5,12 @@ extension PagingMachine {
     /// that does nothing, destroy its effects through value witnesses.
     @usableFromInline
     struct Effects {
-        /// The directions whose slot now holds a load to start.
-        @usableFromInline var started: DirectionSet = []
-        /// Tickets of loads to dispose (at most one per direction).
-        @usableFromInline var cancelledRefresh: UInt64?
-        @usableFromInline var cancelledPrepend: UInt64?
-        @usableFromInline var cancelledAppend: UInt64?
+        /// What to do with the refresh's loads.
+        @usableFromInline var refreshLoads = LoadCommand()
+        /// What to do with the top edge's loads.
+        @usableFromInline var prependLoads = LoadCommand()
+        /// What to do with the bottom edge's loads.
+        @usableFromInline var appendLoads = LoadCommand()
         /// Whether the snapshot changed and must be published.
         @usableFromInline var publish = false
         /// Whether a page was applied (its metadata became the snapshot's).
@@ -32,9 +32,6 @@ extension PagingMachine {
         @usableFromInline var laterPageError: PagingError<Failure>?
         /// First-page outcomes to report, by generation.
         @usableFromInline var firstPageOutcomes: [(generation: UInt64, outcome: FirstPageOutcome<Failure>)] = []
-        /// Edge loads that ended in this transition, and how, for the calls that await them.
-        @usableFromInline var endedPrepend: (ticket: UInt64, end: LoadEnd)?
-        @usableFromInline var endedAppend: (ticket: UInt64, end: LoadEnd)?
         /// An automatic retry to schedule: of `direction`'s failed load, the `attempt`-th since the last
         /// success, for the failure with `serial`.
         @usableFromInline var scheduleRetry: (direction: PageDirection, attempt: Int, serial: UInt64)?
@@ -49,51 +46,73 @@ extension PagingMachine {
         @inlinable
         init() {}
 
+        /// Whether the engine has nothing to do: no load to start or dispose, nothing to publish or report,
+        /// no retry to schedule or cancel.
         @inlinable
         var isEmpty: Bool {
-            started.isEmpty && cancelledRefresh == nil && cancelledPrepend == nil && cancelledAppend == nil
-                && !publish && firstPageOutcomes.isEmpty && scheduleRetry == nil && !cancelsRetry
+            !startsLoad && refreshLoads.disposes == nil && prependLoads.disposes == nil
+                && appendLoads.disposes == nil && !publish && firstPageOutcomes.isEmpty && scheduleRetry == nil
+                && !cancelsRetry
         }
 
         /// Whether the calls awaiting a load must hear of this transition.
         @inlinable
         var settlesWaiters: Bool {
-            !firstPageOutcomes.isEmpty || endedPrepend != nil || endedAppend != nil || abandonedRetry != nil
+            !firstPageOutcomes.isEmpty || prependLoads.ended != nil || appendLoads.ended != nil
+                || abandonedRetry != nil
         }
 
         /// Whether a load starts.
         @inlinable
-        var startsLoad: Bool { !started.isEmpty }
+        var startsLoad: Bool { refreshLoads.starts || prependLoads.starts || appendLoads.starts }
 
-        /// Records that the edge load with `ticket` of `direction` ended as `end`.
+        /// What to do with `direction`'s loads.
+        @inlinable
+        subscript(loads direction: PageDirection) -> LoadCommand {
+            get {
+                switch direction {
+                case .refresh: refreshLoads
+                case .prepend: prependLoads
+                case .append: appendLoads
+                }
+            }
+            _modify {
+                switch direction {
+                case .refresh: yield &refreshLoads
+                case .prepend: yield &prependLoads
+                case .append: yield &appendLoads
+                }
+            }
+        }
+
+        /// Records that the edge load with `ticket` of `direction` ended as `end` (a refresh's end reaches
+        /// its callers as a first-page outcome instead).
         @inlinable
         mutating func end(_ ticket: UInt64, of direction: PageDirection, as end: LoadEnd) {
-            switch direction {
-            case .refresh: break
-            case .prepend: endedPrepend = (ticket, end)
-            case .append: endedAppend = (ticket, end)
-            }
+            if direction != .refresh { self[loads: direction].ended = (ticket, end) }
         }
 
         /// Records that the load with `ticket` of `direction` must be disposed.
         @inlinable
         mutating func cancel(_ ticket: UInt64, of direction: PageDirection) {
-            switch direction {
-            case .refresh: cancelledRefresh = ticket
-            case .prepend: cancelledPrepend = ticket
-            case .append: cancelledAppend = ticket
-            }
+            self[loads: direction].disposes = ticket
         }
+    }
 
-        /// The ticket to dispose in `direction`, if any.
+    /// What the engine must do with one direction's loads after a transition: start the load its slot
+    /// now holds, dispose a superseded one, and tell the calls awaiting an edge's load how it ended.
+    @usableFromInline
+    struct LoadCommand {
+        /// Whether the direction's slot now holds a new load to start.
+        @usableFromInline var starts = false
+        /// The ticket of a load to dispose (at most one per direction and transition).
+        @usableFromInline var disposes: UInt64?
+        /// The edge load that ended in this transition, and how, for the calls that await it; never set
+        /// for the refresh.
+        @usableFromInline var ended: (ticket: UInt64, end: LoadEnd)?
+
         @inlinable
-        func cancelled(_ direction: PageDirection) -> UInt64? {
-            switch direction {
-            case .refresh: cancelledRefresh
-            case .prepend: cancelledPrepend
-            case .append: cancelledAppend
-            }
-        }
+        init() {}
     }
 }
 
@@ -101,25 +120,4 @@ extension PagingMachine {
 @usableFromInline
 enum LoadEnd: Sendable {
     case loaded, failed, superseded, cancelled
-}
-
-/// A set of directions, one bit each.
-@usableFromInline
-struct DirectionSet: OptionSet, Sendable {
-    @usableFromInline let rawValue: UInt8
-
-    @inlinable
-    init(rawValue: UInt8) {
-        self.rawValue = rawValue
-    }
-
-    @inlinable
-    init(_ direction: PageDirection) {
-        rawValue = 1 << UInt8(direction.rawValue)
-    }
-
-    @inlinable
-    func contains(_ direction: PageDirection) -> Bool {
-        contains(DirectionSet(direction))
-    }
 }

@@ -62,8 +62,7 @@ extension PagingMachine {
         var mode = mode
         var fromCache = false
         // A refresh around a row outside the list starts nothing, and changes nothing (the query included).
-        if case .around(let index, _) = mode, hasList, !snapshot.items.isEmpty, !snapshot.items.indices.contains(index)
-        {
+        if case .around(let index, _) = mode, hasList, !list.items.isEmpty, !list.items.indices.contains(index) {
             return effects
         }
         if let visit, let newQuery {
@@ -72,12 +71,11 @@ extension PagingMachine {
         }
         refresh(mode, query: newQuery, &effects)
         if let visit, newQuery != nil { queryCache?.queryKey = visit.key }
-        if fromCache {
+        if fromCache, refreshLane.slot.load != nil {
             // The switch to the kept list stands: cancelling its revalidation keeps it and its query.
-            rememberBeforeRefresh()
-            slotBeforeRefresh = .idle
+            refreshUndo = RefreshUndo(slot: .idle, query: query, queryKey: queryCache?.queryKey)
         }
-        if blanking, !fromCache, effects.startsLoad, hasList, !snapshot.items.isEmpty {
+        if blanking, !fromCache, effects.startsLoad, hasList, !list.items.isEmpty {
             blankList(&effects)
             publish(&effects)
         }
@@ -95,7 +93,7 @@ extension PagingMachine {
     mutating func receiveLoadNext(retryingFailedPage retrying: Bool, afterFailedRefresh: Bool = true) -> Effects {
         var effects = Effects()
         if reasonNotToLoadNext(retryingFailedPage: retrying, afterFailedRefresh: afterFailedRefresh) == nil {
-            if case .failed(_, let request) = appendSlot {
+            if case .failed(_, let request) = edges.bottom.lane.slot {
                 startLoad(request, in: .append, &effects)
             } else {
                 startEdgeLoad(.append, &effects)
@@ -115,7 +113,7 @@ extension PagingMachine {
     /// runs; otherwise it is why the bottom edge cannot load (``reasonNotToLoad(_:)``).
     @inlinable
     func reasonNotToLoadNext(retryingFailedPage retrying: Bool, afterFailedRefresh: Bool) -> IgnoredReason? {
-        if !afterFailedRefresh, refreshSlot.error != nil { return .awaitingRetry }
+        if !afterFailedRefresh, refreshLane.slot.error != nil { return .awaitingRetry }
         if retrying, canRetryNext { return nil }
         return reasonNotToLoad(.append)
     }
@@ -144,12 +142,12 @@ extension PagingMachine {
         index: Int, distance: Int, seenLeadingCount: Int?, seenListSerial: UInt64?
     ) -> Effects {
         var index = index
-        let count = snapshot.items.count
+        let count = list.items.count
         if showsPlaceholders {
             guard count > 0, index >= 0, index < snapshot.slots.count else { return Effects() }
             let row = index - snapshot.placeholdersBefore
             let outside = row < 0 ? -row : max(0, row - (count - 1))
-            if let jump, outside > jump.threshold {
+            if let jump = configuration.jump, outside > jump.threshold {
                 var effects = Effects()
                 self.jump(toSlot: index, &effects)
                 checkInvariants()
@@ -161,7 +159,7 @@ extension PagingMachine {
             // preloads without a bound or placeholders turns it away too).
             guard index >= 0 else { return Effects() }
             if let seenLeadingCount, seenListSerial == snapshot.listSerial {
-                index += snapshot.leadingCount - seenLeadingCount
+                index += list.leadingCount - seenLeadingCount
             }
         }
         guard index >= 0, index < count else { return Effects() }
@@ -191,12 +189,14 @@ extension PagingMachine {
         }
         defer {
             // The calls awaiting an automatic retry that no load of this retry takes over are superseded.
-            if let scheduled, scheduled != .refresh, !effects.started.contains(scheduled) {
+            if let scheduled, scheduled != .refresh, !effects[loads: scheduled].starts {
                 effects.abandonedRetry = (scheduled, .superseded)
             }
         }
-        autoRetries = (0, 0, 0)
-        switch refreshSlot {
+        refreshLane.autoRetries = 0
+        edges.top.lane.autoRetries = 0
+        edges.bottom.lane.autoRetries = 0
+        switch refreshLane.slot {
         case .failed(_, let request):
             supersedeEdges(&effects)
             rememberBeforeRefresh()
@@ -212,7 +212,7 @@ extension PagingMachine {
             }
             if effects.startsLoad {
                 publish(&effects)
-            } else if hasList, listWasEmpty, snapshot.items.isEmpty {
+            } else if hasList, list.wasEmpty, list.items.isEmpty {
                 // "Try again" on an empty list reloads it, as a refresh with the same query does.
                 refresh(.restart, query: nil, &effects)
             }
@@ -230,8 +230,8 @@ extension PagingMachine {
                 effects.end(ticket, of: edge, as: .superseded)
             }
         }
-        prependSlot = .idle
-        appendSlot = .idle
+        edges.top.lane.slot = .idle
+        edges.bottom.lane.slot = .idle
     }
 
     /// Cancels the loads in flight; see ``Input/cancel(generation:)``.
@@ -240,8 +240,8 @@ extension PagingMachine {
         var effects = Effects()
         if generation == nil { abandonScheduledRetry(as: .cancelled, &effects) }
         if let generation {
-            if generation == snapshot.generation, refreshSlot.load != nil { cancelRefresh(&effects) }
-        } else if refreshSlot.load != nil {
+            if generation == snapshot.generation, refreshLane.slot.load != nil { cancelRefresh(&effects) }
+        } else if refreshLane.slot.load != nil {
             cancelRefresh(&effects)
         } else {
             cancelEdge(.prepend, &effects)
@@ -270,15 +270,18 @@ extension PagingMachine {
     /// list shown and its keys were never touched, so its edges page on where they stood.
     @inlinable
     mutating func cancelRefresh(_ effects: inout Effects) {
-        guard let load = refreshSlot.load else { return }
+        guard let load = refreshLane.slot.load else { return }
         effects.cancel(load.ticket, of: .refresh)
         effects.firstPageOutcomes.append((snapshot.generation, .cancelled))
-        refreshSlot = slotBeforeRefresh
+        // A refresh in flight always has its undo; without one, the refresh slot goes idle and the query stays.
+        let undo = refreshUndo ?? RefreshUndo(slot: .idle, query: query, queryKey: nil)
+        refreshUndo = nil
+        refreshLane.slot = undo.slot
         progress = nil
-        query = queryBeforeRefresh
-        if let key = queryCache?.queryKeyBeforeRefresh { queryCache?.queryKey = key }
+        query = undo.query
+        if let key = undo.queryKey { queryCache?.queryKey = key }
         effects.changesQuery = true
-        restoreBlankedList(&effects)
+        restoreBlankedList(undo.blankedList, &effects)
         publish(&effects)
     }
 
@@ -290,30 +293,21 @@ extension PagingMachine {
         effects.end(load.ticket, of: edge, as: .cancelled)
         self[slot: edge] = .idle
         if catchUp?.end.direction == edge { catchUp = nil }
-        if edge == .append { bottomCancelled = true }
+        edges[edge].cancelled = true
         publish(&effects)
     }
 
     /// Starts a load of the next page at `edge` (which ``canLoad(_:)``).
     @inlinable
     mutating func startEdgeLoad(_ edge: PageDirection, _ effects: inout Effects) {
-        let index: Int
-        let key: Key
-        var following: Key?
-        if edge == .append {
-            guard let bottomKey else { fatalError("PagingMachine: a next-page load started with no bottom key") }
-            key = bottomKey
-            index = firstPageIndex + pageKeys.count
-            secondPageRequested = true
-            bottomCancelled = false
-        } else {
-            guard let topKey else { fatalError("PagingMachine: a previous-page load started with no top key") }
-            key = topKey
-            index = firstPageIndex - 1
-            following = pageKeys.first?.key
-        }
+        guard let key = list[end: edge].key else { fatalError("PagingMachine: an edge load started at an ended edge") }
+        let appends = edge == .append
+        edges[edge].requestedPage = true
+        edges[edge].cancelled = false
         let request = Request(
-            key: key, pageSize: pageSize, query: listQuery, pageIndex: index, direction: edge, followingKey: following)
+            key: key, pageSize: configuration.pageSize, query: list.query,
+            pageIndex: appends ? list.firstPageIndex + list.pageKeys.count : list.firstPageIndex - 1, direction: edge,
+            followingKey: appends ? nil : list.pageKeys.first?.key)
         startLoad(request, in: edge, &effects)
     }
 
@@ -323,7 +317,7 @@ extension PagingMachine {
         if let ticket = self[slot: direction].load?.ticket { effects.cancel(ticket, of: direction) }
         lastTicket &+= 1
         self[slot: direction] = .loading(Load(ticket: lastTicket, request: request))
-        effects.started.insert(DirectionSet(direction))
+        effects[loads: direction].starts = true
         if catchUp != nil { noteLoadStarted(request, in: direction, ticket: lastTicket) }
     }
 }

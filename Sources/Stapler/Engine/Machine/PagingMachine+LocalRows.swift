@@ -13,26 +13,26 @@ extension PagingMachine {
         var added = ContiguousArray<Item>()
         var addedIdentities = ContiguousArray<ItemIdentity>()
         if let identities {
-            for (row, identity) in zip(rows, identities) where loadedIdentities.insert(identity).inserted {
+            for (row, identity) in zip(rows, identities) where list.loadedIdentities.insert(identity).inserted {
                 added.append(row)
                 addedIdentities.append(identity)
-                localIdentities.insert(identity)
+                list.localIdentities.insert(identity)
             }
         } else {
             added = ContiguousArray(rows)
         }
         guard !added.isEmpty else { return nil }
-        let items = snapshot.items
+        let items = list.items
         let page = end == .top ? 0 : items.pageCount - 1
         var edited = items.items(ofPage: page)
         if end == .top {
             edited.insert(contentsOf: added, at: 0)
-            pageKeys[page].identities?.insert(contentsOf: addedIdentities, at: 0)
+            list.pageKeys[page].identities?.insert(contentsOf: addedIdentities, at: 0)
         } else {
             edited.append(contentsOf: added)
-            pageKeys[page].identities?.append(contentsOf: addedIdentities)
+            list.pageKeys[page].identities?.append(contentsOf: addedIdentities)
         }
-        snapshot.items = items.replacingPage(at: page, with: edited)
+        list.items = items.replacingPage(at: page, with: edited)
         return end == .top ? 0..<added.count : items.count..<items.count + added.count
     }
 
@@ -43,15 +43,15 @@ extension PagingMachine {
     /// - Complexity: O(items) when the page brings a local row's identity, else O(page size).
     @inlinable
     mutating func replaceLocalRows(in pageItems: [Item], identities: [ItemIdentity]?) -> Bool {
-        guard !localIdentities.isEmpty, let identities else { return false }
+        guard !list.localIdentities.isEmpty, let identities else { return false }
         var replaced = false
-        for (item, identity) in zip(pageItems, identities) where localIdentities.contains(identity) {
-            localIdentities.remove(identity)
+        for (item, identity) in zip(pageItems, identities) where list.localIdentities.contains(identity) {
+            list.localIdentities.remove(identity)
             guard let index = index(ofIdentity: identity) else { continue }
-            let (page, rows, start) = snapshot.items.locate(item: index)
+            let (page, rows, start) = list.items.locate(item: index)
             var edited = rows
             edited[index - start] = item
-            snapshot.items = snapshot.items.replacingPage(at: page, with: edited)
+            list.items = list.items.replacingPage(at: page, with: edited)
             replaced = true
         }
         return replaced

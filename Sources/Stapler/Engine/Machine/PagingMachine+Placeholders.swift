@@ -3,7 +3,7 @@ extension PagingMachine {
     /// the total are known.
     @inlinable
     var showsPlaceholders: Bool {
-        placeholders && hasList && pageKeys.first?.itemsBefore != nil && snapshot.total != nil
+        configuration.placeholders && hasList && list.pageKeys.first?.itemsBefore != nil && list.total != nil
     }
 
     /// Loads the page that holds `slot` directly, as a new generation that keeps the opening key.
@@ -12,9 +12,9 @@ extension PagingMachine {
     /// to the page already loading does nothing.
     @inlinable
     mutating func jump(toSlot slot: Int, _ effects: inout Effects) {
-        guard let jump else { return }
-        let key = jump.key(slot, pageSize)
-        if let load = refreshSlot.load, load.request.key == key { return }
+        guard let jump = configuration.jump else { return }
+        let key = jump.key(slot, configuration.pageSize)
+        if let load = refreshLane.slot.load, load.request.key == key { return }
         refresh(.restart, query: nil, startingAt: key, &effects)
     }
 
@@ -53,6 +53,7 @@ extension PagingMachine {
     mutating func updatePlaceholders(_ effects: inout Effects) {
         let old = effects.previousPlaceholders ?? (snapshot.placeholdersBefore, snapshot.placeholdersAfter)
         effects.previousPlaceholders = old
+        let placeholders = configuration.placeholders
         if !placeholders, old.before == 0, old.after == 0, snapshot.placeholdersBefore == 0,
             snapshot.placeholdersAfter == 0
         {
@@ -63,7 +64,7 @@ extension PagingMachine {
         var (before, after) = (0, 0)
         // A position or total past `slotLimit` (from a server or a saved list) shows no placeholders: the
         // counts could overflow, and no list is that long.
-        if placeholders, hasList, let top = pageKeys.first?.itemsBefore, let total = snapshot.total,
+        if placeholders, hasList, let top = list.pageKeys.first?.itemsBefore, let total = snapshot.total,
             top <= Self.slotLimit, total <= Self.slotLimit
         {
             before = top

@@ -23,15 +23,13 @@ extension PagingMachine {
         @usableFromInline var entries: [Entry] = []
         /// The identity of the query of the list shown, once a list is shown.
         @usableFromInline var shownKey: AnyHashable?
-        /// The identity of the current generation's query, and of the one a cancelled refresh goes back to.
+        /// The identity of the current generation's query.
         @usableFromInline var queryKey: AnyHashable
-        @usableFromInline var queryKeyBeforeRefresh: AnyHashable
 
         @inlinable
         init(_ configuration: QueryCache<Key>, queryKey: AnyHashable) {
             self.configuration = configuration
             self.queryKey = queryKey
-            queryKeyBeforeRefresh = queryKey
         }
 
         /// Keeps `list` as the list of `key`, the most recently shown.
@@ -57,15 +55,6 @@ extension PagingMachine {
         }
     }
 
-    /// Remembers what `cancel()` of the refresh about to start goes back to: the refresh slot, the
-    /// query, and the query's identity in the cache.
-    @inlinable
-    mutating func rememberBeforeRefresh() {
-        slotBeforeRefresh = refreshSlot
-        queryBeforeRefresh = query
-        if let key = queryCache?.queryKey { queryCache?.queryKeyBeforeRefresh = key }
-    }
-
     /// Switches the cache to the query of `visit` before a refresh with that query.
     ///
     /// The list shown is kept under its own query and, if the new query's list is kept, it is shown at
@@ -81,24 +70,22 @@ extension PagingMachine {
         var result = (mode: mode, fromCache: false)
         if visit.key != cache.shownKey || !hasList {
             if hasList, let shownKey = cache.shownKey {
-                cache.keep(ShownList(self), openingKey: openingKey, as: shownKey, at: visit.now)
+                cache.keep(list, openingKey: openingKey, as: shownKey, at: visit.now)
             }
             if let entry = cache.take(visit.key, at: visit.now) {
                 show(entry.list, &effects)
                 // The kept list is the one shown now: a list a query change blanked is not coming back,
                 // and the counters of the list before do not carry over.
-                blankedList = nil
+                refreshUndo?.blankedList = nil
                 openingKey = entry.openingKey
-                idlePagesAbove = 0
-                idlePagesBelow = 0
-                bottomStoppedWithoutProgress = nil
-                bottomCancelled = false
-                secondPageRequested = pageKeys.count > 1
+                edges.top.forgetCounters()
+                edges.bottom.forgetCounters()
+                edges.bottom.requestedPage = list.pageKeys.count > 1
                 cache.shownKey = visit.key
                 snapshot.isStale = true
                 var revalidation = cache.configuration.revalidation
                 // A revalidation around a row the kept list does not have reloads it from the start.
-                if case .around(let index, _) = revalidation, !snapshot.items.indices.contains(index) {
+                if case .around(let index, _) = revalidation, !list.items.indices.contains(index) {
                     revalidation = .restart
                 }
                 result = (revalidation, true)

@@ -17,24 +17,25 @@ extension PagingMachine {
             openingKey = opening
             key = opening
         case .reloadAll:
-            if hasList, pageKeys.count > 0 {
+            if hasList, list.pageKeys.count > 0 {
                 // From the page the list was opened at (the shown page nearest to it once a bound dropped
                 // it), down and then up: keys a list paged upward with lead upward, not down.
-                let opening = min(max(-firstPageIndex, 0), pageKeys.count - 1)
-                key = pageKeys[opening].key
-                plan = RefreshProgress(goal: .reloadAll(above: opening, below: pageKeys.count - opening))
+                let pages = list.pageKeys.count
+                let opening = min(max(-list.firstPageIndex, 0), pages - 1)
+                key = list.pageKeys[opening].key
+                plan = RefreshProgress(goal: .reloadAll(above: opening, below: pages - opening))
             }
         case .around(let index, let minimumCount):
-            if hasList, !snapshot.items.isEmpty {
+            if hasList, !list.items.isEmpty {
                 // An index outside the list is ignored: the caller's row is gone or was never there.
-                guard index >= 0, index < snapshot.items.count else { return }
-                key = pageKeys[snapshot.items.locate(item: index).page].key
+                guard index >= 0, index < list.items.count else { return }
+                key = list.pageKeys[list.items.locate(item: index).page].key
                 plan = RefreshProgress(goal: .around(rows: minimumCount, anchor: index))
             }
         }
         abandonScheduledRetry(as: .superseded, &effects)
         catchUp = nil
-        if let load = refreshSlot.load {
+        if let load = refreshLane.slot.load {
             effects.cancel(load.ticket, of: .refresh)
             effects.firstPageOutcomes.append((snapshot.generation, .superseded))
         } else {
@@ -54,8 +55,9 @@ extension PagingMachine {
         snapshot.generation &+= 1
         progress = plan
         if newQuery != nil { effects.cancelsRetry = true }
-        setAutoRetryCount(.refresh, 0)
-        let request = Request(key: key, pageSize: pageSize, query: query, pageIndex: 0, direction: .refresh)
+        refreshLane.autoRetries = 0
+        let request = Request(
+            key: key, pageSize: configuration.pageSize, query: query, pageIndex: 0, direction: .refresh)
         startLoad(request, in: .refresh, &effects)
         publish(&effects)
     }
@@ -95,7 +97,8 @@ extension PagingMachine {
         progress = plan
         let following = up ? (plan.above.last ?? plan.below[0]).key : nil
         let next = Request(
-            key: key, pageSize: pageSize, query: query, pageIndex: up ? -(plan.above.count + 1) : plan.below.count,
+            key: key, pageSize: configuration.pageSize, query: query,
+            pageIndex: up ? -(plan.above.count + 1) : plan.below.count,
             direction: .refresh, followingKey: following)
         startLoad(next, in: .refresh, &effects)
         publish(&effects)
@@ -107,16 +110,15 @@ extension PagingMachine {
     /// prepended, so a later ``RefreshMode/reloadAll`` starts there again).
     @inlinable
     mutating func commitList(_ pages: [FreshPage], anchor: Int?, openingPage: Int = 0, _ effects: inout Effects) {
-        let previous = snapshot.items
-        loadedIdentities = []
+        let previous = list.items
+        // A new list: the keys, identities and counters of the one it replaces go.
+        var newList = ShownList(query: query)
         if pages[0].identities != nil {
             // One table for the generation's rows, not one regrown (and rehashed) as it fills.
-            loadedIdentities.reserveCapacity(pages.reduce(0) { $0 + $1.page.items.count })
+            newList.loadedIdentities.reserveCapacity(pages.reduce(0) { $0 + $1.page.items.count })
         }
-        localIdentities = []
+        list = newList
         catchUp = nil
-        removedByEdits = []
-        usedKeys = []
         var items = PagedItems<Item>()
         var keys = PageKeyList<Key>()
         for fresh in pages {
@@ -126,36 +128,32 @@ extension PagingMachine {
                 PageKeys(
                     key: fresh.key, previousKey: fresh.page.previousKey, nextKey: fresh.page.nextKey,
                     identities: identities, itemsBefore: fresh.page.itemsBefore))
-            usedKeys.insert(fresh.key)
+            list.usedKeys.insert(fresh.key)
         }
         let first = pages[0].page
         let last = pages[pages.count - 1].page
-        let listIsEmpty = pages.allSatisfy { $0.page.items.isEmpty }
-        topKey = first.items.isEmpty ? nil : first.previousKey
-        bottomKey = last.items.isEmpty ? nil : last.nextKey
-        if let topKey { usedKeys.insert(topKey) }
-        if let bottomKey { usedKeys.insert(bottomKey) }
-        snapshot.items = items
-        pageKeys = keys
-        forgetDroppedPages()
-        firstPageIndex = -openingPage
-        hasList = true
-        listWasEmpty = listIsEmpty
-        listQuery = query
-        secondPageRequested = false
+        list.top.key = first.items.isEmpty ? nil : first.previousKey
+        list.bottom.key = last.items.isEmpty ? nil : last.nextKey
+        if let key = list.top.key { list.usedKeys.insert(key) }
+        if let key = list.bottom.key { list.usedKeys.insert(key) }
+        list.items = items
+        list.pageKeys = keys
+        list.firstPageIndex = -openingPage
+        list.isShown = true
+        list.wasEmpty = pages.allSatisfy { $0.page.items.isEmpty }
+        list.total = last.total
+        list.metadata = last.metadata
         progress = nil
-        blankedList = nil
-        idlePagesAbove = 0
-        idlePagesBelow = 0
-        bottomStoppedWithoutProgress = nil
-        bottomCancelled = false
-        autoRetries = (0, 0, 0)
-        snapshot.leadingCount = 0
+        refreshUndo = nil
+        for edge in [PageDirection.prepend, .append] {
+            edges[edge].forgetCounters()
+            edges[edge].requestedPage = false
+            edges[edge].lane.autoRetries = 0
+        }
+        refreshLane.autoRetries = 0
         snapshot.listSerial &+= 1
         snapshot.isStale = false
         if let key = queryCache?.queryKey { queryCache?.shownKey = key }
-        snapshot.total = last.total
-        snapshot.metadata = last.metadata
         effects.appliesPage = true
         if !items.isEmpty {
             effects.previousItems = previous
