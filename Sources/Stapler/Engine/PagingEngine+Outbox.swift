@@ -15,7 +15,7 @@ extension PagingEngine {
         @usableFromInline var derivedListsBox: PublicationBox<Item, Query, Metadata, Failure>?
         /// Emptied boxes, to fill with the next publications (at most ``spareBoxLimit``).
         @usableFromInline var spareBoxes: [PublicationBox<Item, Query, Metadata, Failure>] = []
-        /// The published values made so far, by ``PublishedSlot``.
+        /// The published values made so far, by ``PublishedProperty``.
         @usableFromInline var values: [AnyObject?]
         /// What stages each value made so far.
         @usableFromInline var stagers: [Stager] = []
@@ -38,7 +38,7 @@ extension PagingEngine {
         @inlinable
         init(query: Query) {
             publishedBox = PublicationBox(.initial(query: query))
-            values = Array(repeating: nil, count: PublishedSlot.allCases.count)
+            values = Array(repeating: nil, count: PublishedProperty.allCases.count)
         }
 
         /// The latest staged publication, read in place.

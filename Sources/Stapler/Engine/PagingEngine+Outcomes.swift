@@ -32,7 +32,7 @@ extension PagingEngine {
             }
             return $0.receiveLoadNext(retryingFailedPage: retryingFailedPage, afterFailedRefresh: afterFailedRefresh)
         } registering: { state in
-            guard case .started = outcome, let waiter, let ticket = state.machine[slot: edge].load?.ticket else {
+            guard case .started = outcome, let waiter, let ticket = state.machine[phase: edge].load?.ticket else {
                 return
             }
             state.edgeWaiters[ticket, default: []].append(waiter)
@@ -69,17 +69,17 @@ extension PagingEngine {
         var generation: UInt64?
         send { machine in
             let before = (
-                machine[slot: .refresh].load?.ticket, machine[slot: .prepend].load?.ticket,
-                machine[slot: .append].load?.ticket
+                machine[phase: .refresh].load?.ticket, machine[phase: .prepend].load?.ticket,
+                machine[phase: .append].load?.ticket
             )
             let effects = machine.receiveRetry()
-            if let load = machine[slot: .refresh].load, load.ticket != before.0 {
+            if let load = machine[phase: .refresh].load, load.ticket != before.0 {
                 generation = machine.snapshot.generation
             }
-            if let load = machine[slot: .prepend].load, load.ticket != before.1 {
+            if let load = machine[phase: .prepend].load, load.ticket != before.1 {
                 started.append((.prepend, load.ticket))
             }
-            if let load = machine[slot: .append].load, load.ticket != before.2 {
+            if let load = machine[phase: .append].load, load.ticket != before.2 {
                 started.append((.append, load.ticket))
             }
             return effects
@@ -118,7 +118,7 @@ extension PagingEngine {
     func outcome(of end: LoadEnd, in direction: PageDirection, _ state: State) -> LoadOutcome<Failure> {
         switch end {
         case .loaded: .loaded
-        case .failed: state.machine[slot: direction].error.map { .failed($0) } ?? .loaded
+        case .failed: state.machine[phase: direction].error.map { .failed($0) } ?? .loaded
         case .superseded: .superseded
         case .cancelled: .cancelled
         }

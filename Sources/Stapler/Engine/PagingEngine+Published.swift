@@ -3,35 +3,35 @@ import Reactive
 extension PagingEngine {
     // MARK: Published values
 
-    /// The published value in `slot`, made by `make` on first use.
+    /// The published value in `property`, made by `make` on first use.
     ///
     /// `make` runs under the outbox lock: it must make the value from the outbox's published snapshot and
     /// register its stager, and call no user code.
     @inlinable
-    func published<Value: AnyObject>(_ slot: PublishedSlot, make: (inout Outbox) -> Value) -> Value {
+    func published<Value: AnyObject>(_ property: PublishedProperty, make: (inout Outbox) -> Value) -> Value {
         outbox.withLock { box in
-            if let made = box.values[slot.rawValue] { return unsafeDowncast(made, to: Value.self) }
+            if let made = box.values[property.rawValue] { return unsafeDowncast(made, to: Value.self) }
             let made = make(&box)
-            box.values[slot.rawValue] = made
+            box.values[property.rawValue] = made
             return made
         }
     }
 
-    /// The property in `slot`, holding `project` of each published snapshot.
+    /// The property in `property`, holding `project` of each published snapshot.
     ///
     /// - Parameters:
-    ///   - slot: Where the property is kept.
+    ///   - property: Which published property it is, and where it is kept.
     ///   - project: Pure; runs under the outbox lock for every publication.
     ///   - isEquivalent: When given, a publication that projects an equivalent value notifies nobody. It
     ///     must be an equivalence relation (each value is compared with the previous publication's).
     /// - Returns: The read-only property.
     @inlinable
     func property<Value: Sendable>(
-        _ slot: PublishedSlot,
+        _ property: PublishedProperty,
         _ project: @escaping @Sendable (Snapshot) -> Value,
         skipping isEquivalent: (@Sendable (Value, Value) -> Bool)? = nil
     ) -> Property<Value> {
-        published(slot) { box in
+        published(property) { box in
             let (property, writer) = PropertyWriter.make(project(box.published.snapshot))
             if let isEquivalent {
                 box.stagers.append { publication, previous in
@@ -45,17 +45,17 @@ extension PagingEngine {
         }
     }
 
-    /// The property in `slot`, holding `project` of each published snapshot, notifying nobody for a
+    /// The property in `property`, holding `project` of each published snapshot, notifying nobody for a
     /// publication whose snapshot `isSame` as the one before (an equivalence relation, pure).
     ///
     /// - Returns: The read-only property.
     @inlinable
     func property<Value: Sendable>(
-        _ slot: PublishedSlot,
+        _ property: PublishedProperty,
         _ project: @escaping @Sendable (Snapshot) -> Value,
         skippingSnapshots isSame: @escaping @Sendable (Snapshot, Snapshot) -> Bool
     ) -> Property<Value> {
-        published(slot) { box in
+        published(property) { box in
             let (property, writer) = PropertyWriter.make(project(box.published.snapshot))
             box.stagers.append { publication, previous in
                 isSame(previous.pointee.snapshot, publication.pointee.snapshot)
@@ -65,17 +65,17 @@ extension PagingEngine {
         }
     }
 
-    /// The property in `slot`, holding `project` of each snapshot, changing only with publications for
+    /// The property in `property`, holding `project` of each snapshot, changing only with publications for
     /// which `changes` holds (for values that cannot be compared).
     ///
     /// - Returns: The read-only property.
     @inlinable
     func property<Value: Sendable>(
-        _ slot: PublishedSlot,
+        _ property: PublishedProperty,
         _ project: @escaping @Sendable (Snapshot) -> Value,
         changingWhen changes: @escaping @Sendable (Publication) -> Bool
     ) -> Property<Value> {
-        published(slot) { box in
+        published(property) { box in
             let (property, writer) = PropertyWriter.make(project(box.published.snapshot))
             box.stagers.append { publication, _ in
                 changes(publication.pointee) ? writer.stage(project(publication.pointee.snapshot)) : nil
@@ -114,14 +114,14 @@ extension PagingEngine {
         }
     }
 
-    /// The signal in `slot`, of `project` of each publication, for those that project a value.
+    /// The signal in `property`, of `project` of each publication, for those that project a value.
     ///
     /// - Returns: The signal; it completes when the owner calls ``close()``.
     @inlinable
     func signal<Value: Sendable>(
-        _ slot: PublishedSlot, _ project: @escaping @Sendable (Publication) -> Value?
+        _ property: PublishedProperty, _ project: @escaping @Sendable (Publication) -> Value?
     ) -> Signal<Value, Never> {
-        published(slot) { box in
+        published(property) { box in
             let (signal, writer) = SignalWriter<Value>.make()
             box.stagers.append { publication, _ in
                 project(publication.pointee).flatMap { writer.stage($0) }
@@ -139,7 +139,7 @@ extension PagingEngine {
     func close() {
         let (values, completions) = outbox.withLock { box in
             defer {
-                box.values = Array(repeating: nil, count: PublishedSlot.allCases.count)
+                box.values = Array(repeating: nil, count: PublishedProperty.allCases.count)
                 box.completions = []
             }
             return (box.values, box.completions)
@@ -150,9 +150,9 @@ extension PagingEngine {
 
 }
 
-/// The values a paginator publishes, one slot each in its engine's outbox.
+/// The values a paginator publishes, one place each in its engine's outbox.
 @usableFromInline
-enum PublishedSlot: Int, CaseIterable {
+enum PublishedProperty: Int, CaseIterable {
     case snapshot, state, loadStates, items, pages, total, isEndReached, query, metadata, showsNextPageIndicator
     case presentation, updates, errorsAfterFirstPage, slots, slotUpdates
     /// The `Stapler` facade's total, 0 until a page reports one.

@@ -1,7 +1,7 @@
 import Reactive
 
 // Quiescence: when a paginator waits for nothing. It is read from the engine's own state, never from
-// what it published: a load is recorded in its slot in the transition that starts it, before the call
+// what it published: a load is recorded in its phase in the transition that starts it, before the call
 // that caused it returns, and a publication stays in the outbox until the flusher has notified every
 // observer of it. So "nothing in flight, no retry due, the outbox empty and no flush running" cannot be
 // a stale reading of a state that a call just changed.
@@ -101,7 +101,7 @@ extension PagingEngine {
         state.withLock { state in
             let undelivered = outbox.withLock { !$0.deliveries.isEmpty || $0.isFlushing || $0.resuming != 0 }
             let loads = PageDirection.allCases.compactMap { direction in
-                state.machine[slot: direction].load.map { (direction, String(describing: $0.request.key)) }
+                state.machine[phase: direction].load.map { (direction, String(describing: $0.request.key)) }
             }
             return PendingEngineWork(
                 loads: loads, retry: state.machine.scheduledRetry?.direction, undelivered: undelivered)
@@ -115,7 +115,7 @@ extension PagingEngine {
     func failedLoads() -> [FailedEngineLoad] {
         state.withLock { state in
             PageDirection.allCases.compactMap { direction in
-                guard case .failed(let error, let request) = state.machine[slot: direction] else { return nil }
+                guard case .failed(let error, let request) = state.machine[phase: direction] else { return nil }
                 return FailedEngineLoad(
                     direction: direction, key: String(describing: request.key), error: error.sourceError ?? error)
             }

@@ -187,7 +187,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     ///
     /// The transition calls the machine's method directly: no input value is built, copied and switched
     /// over, and the effects it returns hold only flags and plain values, so a transition that does
-    /// nothing costs a lock round trip and little else. Each direction's load in flight is one slot: its
+    /// nothing costs a lock round trip and little else. Each direction's load in flight is one phase: its
     /// start returns the disposable, which is kept if the load is still current and disposed at once
     /// otherwise.
     ///
@@ -229,7 +229,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                     disposed[direction] = state.loads[direction]
                     state.loads[direction] = nil
                 }
-                if effects[loads: direction].starts, let load = state.machine[slot: direction].load {
+                if effects[loads: direction].starts, let load = state.machine[phase: direction].load {
                     // The machine disposes its load in flight before it starts another; a load still here
                     // would be one it no longer tracks.
                     if let replaced = state.loads[direction], replaced.ticket != disposed[direction]?.ticket {

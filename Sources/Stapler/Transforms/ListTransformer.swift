@@ -85,7 +85,7 @@ final class ListTransformer<Output: Sendable>: @unchecked Sendable {
             let old = finalLayer.chunks
             for stage in stages { stage.rebuild() }
             let final = finalLayer.chunks
-            var body = PagedItems<TransformedSlot<Output>>()
+            var body = PagedItems<TransformedRow<Output>>()
             for index in final.indices.dropFirst().dropLast() { body = body.appending(kernels.slots(final[index])) }
             output = TransformedItems(
                 header: header, leading: kernels.slots(final[0]), body: body,

@@ -36,7 +36,7 @@ struct RowKernels<Value: Sendable>: Sendable {
     @usableFromInline let sourceRows:
         @Sendable (_ items: ContiguousArray<Value>, _ round: Int, _ nextID: inout Int) -> TransformChunk<Value>
     /// The rows of a chunk as a snapshot holds them: its rows with a value.
-    @usableFromInline let slots: @Sendable (TransformChunk<Value>) -> ContiguousArray<TransformedSlot<Value>>
+    @usableFromInline let slots: @Sendable (TransformChunk<Value>) -> ContiguousArray<TransformedRow<Value>>
     /// The keys of a chunk's rows with a value, in order.
     @usableFromInline let keys: @Sendable (TransformChunk<Value>) -> ContiguousArray<RowKey>
 
@@ -52,10 +52,10 @@ struct RowKernels<Value: Sendable>: Sendable {
             return chunk
         }
         slots = { chunk in
-            var slots = ContiguousArray<TransformedSlot<Value>>()
+            var slots = ContiguousArray<TransformedRow<Value>>()
             slots.reserveCapacity(chunk.count)
             for row in chunk {
-                if let value = row.value { slots.append(TransformedSlot(value: value, offset: row.offset)) }
+                if let value = row.value { slots.append(TransformedRow(value: value, offset: row.offset)) }
             }
             return slots
         }

@@ -9,11 +9,11 @@ public struct TransformedItems<Output: Sendable>: RandomAccessCollection, Sendab
     /// The header row, if any.
     let header: Output?
     /// The rows above the first source page (a separator at the top edge).
-    let leading: ContiguousArray<TransformedSlot<Output>>
+    let leading: ContiguousArray<TransformedRow<Output>>
     /// The rows of each source page, one page each.
-    let body: PagedItems<TransformedSlot<Output>>
+    let body: PagedItems<TransformedRow<Output>>
     /// The rows below the last source page (a separator at the bottom edge).
-    let trailing: ContiguousArray<TransformedSlot<Output>>
+    let trailing: ContiguousArray<TransformedRow<Output>>
     /// The footer row, if any.
     let footer: Output?
     /// Where the source pages start, to map a row to its source row.
@@ -28,8 +28,8 @@ public struct TransformedItems<Output: Sendable>: RandomAccessCollection, Sendab
     }
 
     init(
-        header: Output?, leading: ContiguousArray<TransformedSlot<Output>>, body: PagedItems<TransformedSlot<Output>>,
-        trailing: ContiguousArray<TransformedSlot<Output>>, footer: Output?, source: (any SourcePageStarts)?
+        header: Output?, leading: ContiguousArray<TransformedRow<Output>>, body: PagedItems<TransformedRow<Output>>,
+        trailing: ContiguousArray<TransformedRow<Output>>, footer: Output?, source: (any SourcePageStarts)?
     ) {
         self.header = header
         self.leading = leading
@@ -97,7 +97,7 @@ public struct TransformedItems<Output: Sendable>: RandomAccessCollection, Sendab
         /// 0 header, 1 leading rows, 2 page rows, 3 trailing rows, 4 footer, 5 done.
         var part = 0
         var index = 0
-        var rows: PagedItems<TransformedSlot<Output>>.Iterator
+        var rows: PagedItems<TransformedRow<Output>>.Iterator
 
         init(items: TransformedItems) {
             self.items = items
@@ -153,7 +153,7 @@ extension TransformedItems: CustomStringConvertible {
 
 /// A row of a transformed page and the position in its source page of the row it comes from.
 @usableFromInline
-struct TransformedSlot<Output: Sendable>: Sendable {
+struct TransformedRow<Output: Sendable>: Sendable {
     @usableFromInline let value: Output
     @usableFromInline let offset: Int
 

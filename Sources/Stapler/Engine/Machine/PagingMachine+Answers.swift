@@ -5,10 +5,10 @@ extension PagingMachine {
         ticket: UInt64, page: Page<Item, Key, Metadata>, identities: [ItemIdentity]?
     ) -> Effects {
         var effects = Effects()
-        guard let direction = direction(of: ticket), let load = self[slot: direction].load else { return effects }
+        guard let direction = direction(of: ticket), let load = self[phase: direction].load else { return effects }
         // The request is disposed once its page is in (a page commits on the request's first value).
         effects.cancel(ticket, of: direction)
-        self[slot: direction] = .idle
+        self[phase: direction] = .idle
         if let total = page.total, total < 0 {
             fail(direction, with: .invalidTotal(total), request: load.request, &effects)
         } else {
@@ -20,7 +20,7 @@ extension PagingMachine {
             case .prepend: applyEdgePage(page, identities: identities, at: .prepend, of: load, &effects)
             }
         }
-        effects.end(ticket, of: direction, as: self[slot: direction].error == nil ? .loaded : .failed)
+        effects.end(ticket, of: direction, as: self[phase: direction].error == nil ? .loaded : .failed)
         checkInvariants()
         return effects
     }
@@ -29,7 +29,7 @@ extension PagingMachine {
     @inlinable
     mutating func receiveFailed(ticket: UInt64, error: PagingError<Failure>) -> Effects {
         var effects = Effects()
-        guard let direction = direction(of: ticket), let load = self[slot: direction].load else { return effects }
+        guard let direction = direction(of: ticket), let load = self[phase: direction].load else { return effects }
         effects.cancel(ticket, of: direction)
         fail(direction, with: error, request: load.request, &effects)
         effects.end(ticket, of: direction, as: .failed)
@@ -45,7 +45,7 @@ extension PagingMachine {
         _ direction: PageDirection, with error: PagingError<Failure>, request: Request, _ effects: inout Effects
     ) {
         failureSerial &+= 1
-        self[lane: direction].slot = .failed(error, request)
+        self[lane: direction].phase = .failed(error, request)
         self[lane: direction].failedAt = failureSerial
         let attempt = self[lane: direction].autoRetries
         let maxAutoRetries = configuration.maxAutoRetries
@@ -175,7 +175,7 @@ extension PagingMachine {
         effects.cancelsRetry = true
         if scheduled.direction == .refresh {
             let outcome: FirstPageOutcome<Failure> =
-                switch (end, refreshLane.slot.error) {
+                switch (end, refreshLane.phase.error) {
                 case (.cancelled, _): .cancelled
                 case (.failed, let error?): .failed(error)
                 default: .superseded
@@ -191,7 +191,7 @@ extension PagingMachine {
     mutating func receiveAutoRetry(_ direction: PageDirection, serial: UInt64) -> Effects {
         var effects = Effects()
         guard let scheduled = scheduledRetry, scheduled.direction == direction, scheduled.serial == serial,
-            case .failed(_, let request) = self[slot: direction]
+            case .failed(_, let request) = self[phase: direction]
         else { return effects }
         scheduledRetry = nil
         self[lane: direction].autoRetries += 1
@@ -199,7 +199,7 @@ extension PagingMachine {
             // As an explicit retry of a failed refresh: the edges paging the old rows meanwhile give way.
             supersedeEdges(&effects)
             rememberBeforeRefresh()
-        } else if refreshLane.slot.load != nil {
+        } else if refreshLane.phase.load != nil {
             return effects
         }
         startLoad(request, in: direction, &effects)
@@ -212,7 +212,7 @@ extension PagingMachine {
     @inlinable
     mutating func receiveTimedOut(ticket: UInt64) -> Effects {
         var effects = Effects()
-        guard let direction = direction(of: ticket), let load = self[slot: direction].load else { return effects }
+        guard let direction = direction(of: ticket), let load = self[phase: direction].load else { return effects }
         effects.cancel(ticket, of: direction)
         fail(direction, with: .timedOut, request: load.request, &effects)
         effects.end(ticket, of: direction, as: .failed)

@@ -60,7 +60,7 @@ extension PagingMachine {
             }
             // A drop must leave the row shown farther than the kept distance from the new edge: within it,
             // the next preload of that row would load the dropped page again at once.
-            if keepingFailedEnds, self[slot: dropsTop ? .prepend : .append].error != nil { break }
+            if keepingFailedEnds, self[phase: dropsTop ? .prepend : .append].error != nil { break }
             if dropsTop {
                 let rows = items.items(ofPage: 0).count
                 if let row, row - bound.keptDistance <= rows { break }
@@ -129,12 +129,12 @@ extension PagingMachine {
     /// dropped page no longer stands (the next request is the dropped page's).
     @inlinable
     mutating func reopen(_ edge: PageDirection, _ effects: inout Effects) {
-        if let load = self[slot: edge].load {
+        if let load = self[phase: edge].load {
             effects.cancel(load.ticket, of: edge)
             effects.end(load.ticket, of: edge, as: .superseded)
         }
         if scheduledRetry?.direction == edge { abandonScheduledRetry(as: .superseded, &effects) }
-        edges[edge].lane.slot = .idle
+        edges[edge].lane.phase = .idle
         edges[edge].lane.autoRetries = 0
     }
 

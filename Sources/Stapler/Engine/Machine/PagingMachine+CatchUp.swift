@@ -30,10 +30,10 @@ extension PagingMachine {
         var effects = Effects()
         let direction = end.direction
         if !hasList || list.pageKeys.count == 0 {
-            reason = refreshLane.slot.load != nil ? .refreshing : .notLoaded
-        } else if refreshLane.slot.load != nil {
+            reason = refreshLane.phase.load != nil ? .refreshing : .notLoaded
+        } else if refreshLane.phase.load != nil {
             reason = .refreshing
-        } else if self[slot: direction].load != nil {
+        } else if self[phase: direction].load != nil {
             reason = .alreadyLoading
         } else if !list[end: direction].dropped.isEmpty {
             reason = .nothingToDo

@@ -1,13 +1,13 @@
 extension PagingMachine {
-    /// One direction's load and what its failures left: the slot, the automatic retries since its last
+    /// One direction's load and what its failures left: the phase, the automatic retries since its last
     /// success or explicit retry, and the serial of its latest failure.
     @usableFromInline
     struct LoadLane {
         /// The load in flight, the request that failed, or nothing.
-        @usableFromInline var slot: Slot = .idle
+        @usableFromInline var phase: Phase = .idle
         /// Automatic retries made since the last success or explicit retry.
         @usableFromInline var autoRetries = 0
-        /// The serial of this direction's latest failure (0: none yet); published while the slot holds it.
+        /// The serial of this direction's latest failure (0: none yet); published while the phase holds it.
         @usableFromInline var failedAt: UInt64 = 0
 
         @inlinable
@@ -18,7 +18,7 @@ extension PagingMachine {
         @inlinable
         func checkInvariants() {
             #if STAPLER_INTERNAL_CHECKS
-                precondition(slot.error == nil || failedAt != 0, "a failure has a serial")
+                precondition(phase.error == nil || failedAt != 0, "a failure has a serial")
                 precondition(autoRetries >= 0, "no negative retry count")
             #endif
         }
@@ -60,7 +60,7 @@ extension PagingMachine {
             #if STAPLER_INTERNAL_CHECKS
                 lane.checkInvariants()
                 precondition(idlePages >= 0, "no negative page count")
-                precondition(!cancelled || lane.slot.load == nil, "a cancelled edge has no load in flight")
+                precondition(!cancelled || lane.phase.load == nil, "a cancelled edge has no load in flight")
             #endif
         }
     }

@@ -99,11 +99,11 @@ extension PagingMachine {
         }
     }
 
-    /// What the engine must do with one direction's loads after a transition: start the load its slot
+    /// What the engine must do with one direction's loads after a transition: start the load its phase
     /// now holds, dispose a superseded one, and tell the calls awaiting an edge's load how it ended.
     @usableFromInline
     struct LoadCommand {
-        /// Whether the direction's slot now holds a new load to start.
+        /// Whether the direction's phase now holds a new load to start.
         @usableFromInline var starts = false
         /// The ticket of a load to dispose (at most one per direction and transition).
         @usableFromInline var disposes: UInt64?
@@ -116,7 +116,7 @@ extension PagingMachine {
     }
 }
 
-/// How a load ended, for the calls that await it (a failure's error is its slot's).
+/// How a load ended, for the calls that await it (a failure's error is its phase's).
 @usableFromInline
 enum LoadEnd: Sendable {
     case loaded, failed, superseded, cancelled

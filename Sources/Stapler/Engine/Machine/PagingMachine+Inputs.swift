@@ -71,9 +71,9 @@ extension PagingMachine {
         }
         refresh(mode, query: newQuery, &effects)
         if let visit, newQuery != nil { queryCache?.queryKey = visit.key }
-        if fromCache, refreshLane.slot.load != nil {
+        if fromCache, refreshLane.phase.load != nil {
             // The switch to the kept list stands: cancelling its revalidation keeps it and its query.
-            refreshUndo = RefreshUndo(slot: .idle, query: query, queryKey: queryCache?.queryKey)
+            refreshUndo = RefreshUndo(phase: .idle, query: query, queryKey: queryCache?.queryKey)
         }
         if blanking, !fromCache, effects.startsLoad, hasList, !list.items.isEmpty {
             blankList(&effects)
@@ -93,7 +93,7 @@ extension PagingMachine {
     mutating func receiveLoadNext(retryingFailedPage retrying: Bool, afterFailedRefresh: Bool = true) -> Effects {
         var effects = Effects()
         if reasonNotToLoadNext(retryingFailedPage: retrying, afterFailedRefresh: afterFailedRefresh) == nil {
-            if case .failed(_, let request) = edges.bottom.lane.slot {
+            if case .failed(_, let request) = edges.bottom.lane.phase {
                 startLoad(request, in: .append, &effects)
             } else {
                 startEdgeLoad(.append, &effects)
@@ -113,7 +113,7 @@ extension PagingMachine {
     /// runs; otherwise it is why the bottom edge cannot load (``reasonNotToLoad(_:)``).
     @inlinable
     func reasonNotToLoadNext(retryingFailedPage retrying: Bool, afterFailedRefresh: Bool) -> IgnoredReason? {
-        if !afterFailedRefresh, refreshLane.slot.error != nil { return .awaitingRetry }
+        if !afterFailedRefresh, refreshLane.phase.error != nil { return .awaitingRetry }
         if retrying, canRetryNext { return nil }
         return reasonNotToLoad(.append)
     }
@@ -196,7 +196,7 @@ extension PagingMachine {
         refreshLane.autoRetries = 0
         edges.top.lane.autoRetries = 0
         edges.bottom.lane.autoRetries = 0
-        switch refreshLane.slot {
+        switch refreshLane.phase {
         case .failed(_, let request):
             supersedeEdges(&effects)
             rememberBeforeRefresh()
@@ -206,7 +206,7 @@ extension PagingMachine {
             break
         case .idle:
             for direction in [PageDirection.prepend, .append] {
-                if case .failed(_, let request) = self[slot: direction] {
+                if case .failed(_, let request) = self[phase: direction] {
                     startLoad(request, in: direction, &effects)
                 }
             }
@@ -225,13 +225,13 @@ extension PagingMachine {
     @inlinable
     mutating func supersedeEdges(_ effects: inout Effects) {
         for edge in [PageDirection.prepend, .append] {
-            if let ticket = self[slot: edge].load?.ticket {
+            if let ticket = self[phase: edge].load?.ticket {
                 effects.cancel(ticket, of: edge)
                 effects.end(ticket, of: edge, as: .superseded)
             }
         }
-        edges.top.lane.slot = .idle
-        edges.bottom.lane.slot = .idle
+        edges.top.lane.phase = .idle
+        edges.bottom.lane.phase = .idle
     }
 
     /// Cancels the loads in flight; see ``Input/cancel(generation:)``.
@@ -240,8 +240,8 @@ extension PagingMachine {
         var effects = Effects()
         if generation == nil { abandonScheduledRetry(as: .cancelled, &effects) }
         if let generation {
-            if generation == snapshot.generation, refreshLane.slot.load != nil { cancelRefresh(&effects) }
-        } else if refreshLane.slot.load != nil {
+            if generation == snapshot.generation, refreshLane.phase.load != nil { cancelRefresh(&effects) }
+        } else if refreshLane.phase.load != nil {
             cancelRefresh(&effects)
         } else {
             cancelEdge(.prepend, &effects)
@@ -266,17 +266,17 @@ extension PagingMachine {
 
     // MARK: Transitions
 
-    /// Disposes the refresh in flight and undoes it: the query and refresh slot it left come back; the
+    /// Disposes the refresh in flight and undoes it: the query and refresh phase it left come back; the
     /// list shown and its keys were never touched, so its edges page on where they stood.
     @inlinable
     mutating func cancelRefresh(_ effects: inout Effects) {
-        guard let load = refreshLane.slot.load else { return }
+        guard let load = refreshLane.phase.load else { return }
         effects.cancel(load.ticket, of: .refresh)
         effects.firstPageOutcomes.append((snapshot.generation, .cancelled))
-        // A refresh in flight always has its undo; without one, the refresh slot goes idle and the query stays.
-        let undo = refreshUndo ?? RefreshUndo(slot: .idle, query: query, queryKey: nil)
+        // A refresh in flight always has its undo; without one, the refresh's phase goes idle and the query stays.
+        let undo = refreshUndo ?? RefreshUndo(phase: .idle, query: query, queryKey: nil)
         refreshUndo = nil
-        refreshLane.slot = undo.slot
+        refreshLane.phase = undo.phase
         progress = nil
         query = undo.query
         if let key = undo.queryKey { queryCache?.queryKey = key }
@@ -288,10 +288,10 @@ extension PagingMachine {
     /// Disposes the load in flight at `edge`, if any; the edge can load the same page again.
     @inlinable
     mutating func cancelEdge(_ edge: PageDirection, _ effects: inout Effects) {
-        guard let load = self[slot: edge].load else { return }
+        guard let load = self[phase: edge].load else { return }
         effects.cancel(load.ticket, of: edge)
         effects.end(load.ticket, of: edge, as: .cancelled)
-        self[slot: edge] = .idle
+        self[phase: edge] = .idle
         if catchUp?.end.direction == edge { catchUp = nil }
         edges[edge].cancelled = true
         publish(&effects)
@@ -311,12 +311,12 @@ extension PagingMachine {
         startLoad(request, in: edge, &effects)
     }
 
-    /// Puts a new load of `request` in `direction`'s slot, superseding the one there.
+    /// Puts a new load of `request` in `direction`'s phase, superseding the one there.
     @inlinable
     mutating func startLoad(_ request: Request, in direction: PageDirection, _ effects: inout Effects) {
-        if let ticket = self[slot: direction].load?.ticket { effects.cancel(ticket, of: direction) }
+        if let ticket = self[phase: direction].load?.ticket { effects.cancel(ticket, of: direction) }
         lastTicket &+= 1
-        self[slot: direction] = .loading(Load(ticket: lastTicket, request: request))
+        self[phase: direction] = .loading(Load(ticket: lastTicket, request: request))
         effects[loads: direction].starts = true
         if catchUp != nil { noteLoadStarted(request, in: direction, ticket: lastTicket) }
     }

@@ -14,7 +14,7 @@ extension PagingMachine {
     mutating func jump(toSlot slot: Int, _ effects: inout Effects) {
         guard let jump = configuration.jump else { return }
         let key = jump.key(slot, configuration.pageSize)
-        if let load = refreshLane.slot.load, load.request.key == key { return }
+        if let load = refreshLane.phase.load, load.request.key == key { return }
         refresh(.restart, query: nil, startingAt: key, &effects)
     }
 

@@ -35,18 +35,18 @@ extension PagingMachine {
         }
         abandonScheduledRetry(as: .superseded, &effects)
         catchUp = nil
-        if let load = refreshLane.slot.load {
+        if let load = refreshLane.phase.load {
             effects.cancel(load.ticket, of: .refresh)
             effects.firstPageOutcomes.append((snapshot.generation, .superseded))
         } else {
             rememberBeforeRefresh()
         }
         for edge in [PageDirection.prepend, .append] {
-            if let load = self[slot: edge].load {
+            if let load = self[phase: edge].load {
                 effects.cancel(load.ticket, of: edge)
                 effects.end(load.ticket, of: edge, as: .superseded)
             }
-            self[slot: edge] = .idle
+            self[phase: edge] = .idle
         }
         if let newQuery {
             query = newQuery

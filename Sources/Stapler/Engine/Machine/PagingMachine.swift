@@ -1,4 +1,4 @@
-/// The pure state machine of the paging engine: a two-ended list of pages and one load slot per
+/// The pure state machine of the paging engine: a two-ended list of pages and one load phase per
 /// direction.
 ///
 /// It owns every piece of paging state (the items and each page's keys, the load of each direction,
@@ -7,7 +7,7 @@
 /// outcome. The engine calls them under its lock and runs the effects after unlocking, so the machine
 /// never calls user code.
 ///
-/// Every load has a ticket; an answer is applied only if its ticket is the one its direction's slot
+/// Every load has a ticket; an answer is applied only if its ticket is the one its direction's phase
 /// holds, so an answer of a superseded load (after a refresh, a query change, a cancel, a retry) is
 /// dropped whenever and on whatever thread it arrives, in every direction.
 ///
@@ -19,7 +19,7 @@
 /// `STAPLER_INTERNAL_CHECKS`, with the rules between them in ``checkInvariants()``): the fixed
 /// ``Configuration``; the ``ShownList`` (rows, page keys, each end's key and dropped pages, used keys,
 /// identities, position), which the query cache, a blanked list and a saved list keep whole; the
-/// refresh's ``LoadLane`` and the two ``EdgeState``s of ``Edges`` (slot, retries, failure serial, page
+/// refresh's ``LoadLane`` and the two ``EdgeState``s of ``Edges`` (phase, retries, failure serial, page
 /// counters), reached by direction; the ``RefreshUndo`` held while a refresh is in flight; and the
 /// plans of a refresh of several pages and of a catch-up.
 @usableFromInline
@@ -27,7 +27,7 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     @usableFromInline typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>
     @usableFromInline typealias Request = PageRequest<Key, Query>
     @usableFromInline typealias Load = PageLoad<Key, Query>
-    @usableFromInline typealias Slot = LoadSlot<Key, Query, Failure>
+    @usableFromInline typealias Phase = LoadPhase<Key, Query, Failure>
 
     /// What the machine is set up with (page size, policy limits, bound, placeholders, jump).
     @usableFromInline let configuration: Configuration
@@ -79,14 +79,14 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     /// The load in flight of any direction (the refresh's first), for tests and assertions.
     @inlinable
     var inFlight: Load? {
-        refreshLane.slot.load ?? edges.bottom.lane.slot.load ?? edges.top.lane.slot.load
+        refreshLane.phase.load ?? edges.bottom.lane.phase.load ?? edges.top.lane.phase.load
     }
 
     /// Whether a list (maybe empty) is shown and its edges can page.
     @inlinable
     var hasList: Bool { list.isShown }
 
-    /// The lane of `direction`: its slot, retries and latest failure.
+    /// The lane of `direction`: its phase, retries and latest failure.
     @inlinable
     subscript(lane direction: PageDirection) -> LoadLane {
         get { direction == .refresh ? refreshLane : edges[direction].lane }
@@ -95,19 +95,19 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         }
     }
 
-    /// The slot of `direction`.
+    /// The load phase of `direction`: idle, loading or failed.
     @inlinable
-    subscript(slot direction: PageDirection) -> Slot {
-        get { self[lane: direction].slot }
-        _modify { yield &self[lane: direction].slot }
+    subscript(phase direction: PageDirection) -> Phase {
+        get { self[lane: direction].phase }
+        _modify { yield &self[lane: direction].phase }
     }
 
     /// The direction whose load in flight has `ticket`, if any.
     @inlinable
     func direction(of ticket: UInt64) -> PageDirection? {
-        if refreshLane.slot.holds(ticket) { return .refresh }
-        if edges.bottom.lane.slot.holds(ticket) { return .append }
-        if edges.top.lane.slot.holds(ticket) { return .prepend }
+        if refreshLane.phase.holds(ticket) { return .refresh }
+        if edges.bottom.lane.phase.holds(ticket) { return .append }
+        if edges.top.lane.phase.holds(ticket) { return .prepend }
         return nil
     }
 
@@ -117,9 +117,9 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     @inlinable
     var derivedLoadStates: LoadStates<Failure> {
         LoadStates(
-            refresh: refreshLane.slot.loadState(endReached: false),
-            prepend: edges.top.lane.slot.loadState(endReached: hasList && list.top.key == nil),
-            append: edges.bottom.lane.slot.loadState(endReached: hasList && list.bottom.key == nil))
+            refresh: refreshLane.phase.loadState(endReached: false),
+            prepend: edges.top.lane.phase.loadState(endReached: hasList && list.top.key == nil),
+            append: edges.bottom.lane.phase.loadState(endReached: hasList && list.bottom.key == nil))
     }
 
     /// Copies the list's rows into the snapshot, brings its derived fields up to date and marks it for
@@ -145,9 +145,9 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         snapshot.pages = snapshot.items.pageCount
         snapshot.stopReason = stopReason
         var shown = FailureSerials()
-        if refreshLane.slot.error != nil { shown.refresh = refreshLane.failedAt }
-        if edges.top.lane.slot.error != nil { shown.prepend = edges.top.lane.failedAt }
-        if edges.bottom.lane.slot.error != nil { shown.append = edges.bottom.lane.failedAt }
+        if refreshLane.phase.error != nil { shown.refresh = refreshLane.failedAt }
+        if edges.top.lane.phase.error != nil { shown.prepend = edges.top.lane.failedAt }
+        if edges.bottom.lane.phase.error != nil { shown.append = edges.bottom.lane.failedAt }
         snapshot.failureSerials = shown
         switch state {
         case .errorRefreshing: snapshot.stateFailureSerial = shown.refresh
@@ -163,12 +163,12 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     @inlinable
     var stopReason: StopReason<Failure>? {
         let bottom = edges.bottom
-        if let error = bottom.lane.slot.error {
+        if let error = bottom.lane.phase.error {
             if case .repeatedKey = error { return .repeatedKey }
             return .failed(error)
         }
-        if bottom.lane.slot.load != nil || refreshLane.slot.load != nil { return nil }
-        guard hasList else { return refreshLane.slot.error.map { .failed($0) } }
+        if bottom.lane.phase.load != nil || refreshLane.phase.load != nil { return nil }
+        guard hasList else { return refreshLane.phase.error.map { .failed($0) } }
         if list.bottom.key == nil {
             if let pages = bottom.stoppedWithoutProgress { return .noProgress(pages: pages) }
             return list.wasEmpty ? .emptyFirstPage : .endOfList
@@ -185,18 +185,18 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     /// Why an edge load could not start now in `direction`, or `nil` if it could.
     @inlinable
     func reasonNotToLoad(_ direction: PageDirection) -> IgnoredReason? {
-        guard hasList else { return refreshLane.slot.load != nil ? .refreshing : .notLoaded }
-        if refreshLane.slot.load != nil { return .refreshing }
-        let slot = self[slot: direction]
-        if slot.load != nil { return .alreadyLoading }
-        if slot.error != nil { return .awaitingRetry }
+        guard hasList else { return refreshLane.phase.load != nil ? .refreshing : .notLoaded }
+        if refreshLane.phase.load != nil { return .refreshing }
+        let phase = self[phase: direction]
+        if phase.load != nil { return .alreadyLoading }
+        if phase.error != nil { return .awaitingRetry }
         return list[end: direction].key == nil ? .endReached : nil
     }
 
     /// Whether the failed later page could be requested again now.
     @inlinable
     var canRetryNext: Bool {
-        edges.bottom.lane.slot.error != nil && refreshLane.slot.load == nil
+        edges.bottom.lane.phase.error != nil && refreshLane.phase.load == nil
     }
 
     /// Traps, under `STAPLER_INTERNAL_CHECKS`, if the machine breaks a rule.
@@ -212,11 +212,11 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
             edges.checkInvariants()
             refreshLane.checkInvariants()
             refreshUndo?.checkInvariants()
-            let edgesLoad = edges.top.lane.slot.load != nil || edges.bottom.lane.slot.load != nil
-            if refreshLane.slot.load != nil { precondition(!edgesLoad, "a refresh runs alone") }
+            let edgesLoad = edges.top.lane.phase.load != nil || edges.bottom.lane.phase.load != nil
+            if refreshLane.phase.load != nil { precondition(!edgesLoad, "a refresh runs alone") }
             if !hasList { precondition(!edgesLoad, "edges load only a shown list") }
             precondition(
-                (refreshLane.slot.load != nil) == (refreshUndo != nil), "an undo exactly while a refresh is in flight")
+                (refreshLane.phase.load != nil) == (refreshUndo != nil), "an undo exactly while a refresh is in flight")
         #endif
     }
 }

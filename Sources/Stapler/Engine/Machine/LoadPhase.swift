@@ -1,7 +1,7 @@
 /// One direction's load: nothing, a load in flight, or the request that failed (what `retry()` asks
 /// for again).
 @usableFromInline
-enum LoadSlot<Key: Sendable, Query: Sendable, Failure: Error> {
+enum LoadPhase<Key: Sendable, Query: Sendable, Failure: Error> {
     case idle
     case loading(PageLoad<Key, Query>)
     case failed(PagingError<Failure>, PageRequest<Key, Query>)
@@ -27,7 +27,7 @@ enum LoadSlot<Key: Sendable, Query: Sendable, Failure: Error> {
         return nil
     }
 
-    /// The public state of this slot, given whether its edge of the list was reached.
+    /// The public state of this phase, given whether its edge of the list was reached.
     @inlinable
     func loadState(endReached: Bool) -> LoadState<Failure> {
         switch self {
