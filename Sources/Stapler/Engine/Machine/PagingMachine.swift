@@ -11,9 +11,9 @@
 /// holds, so an answer of a superseded load (after a refresh, a query change, a cancel, a retry) is
 /// dropped whenever and on whatever thread it arrives, in every direction.
 ///
-/// What is valid is spelled by the slots: a refresh in flight means both edge slots are idle; an edge
+/// What is valid is spelled by the load phases: a refresh in flight means both edges are idle; an edge
 /// loads only while a list is shown (``hasList``). The seven-state ``PagingState`` and the
-/// ``LoadStates`` are derived from the slots when a snapshot is published (``publish(_:)``).
+/// ``LoadStates`` are derived from the load phases when a snapshot is published (``publish(_:)``).
 ///
 /// The state is a few values, each a type with its own `checkInvariants()` (run after every step under
 /// `STAPLER_INTERNAL_CHECKS`, with the rules between them in ``checkInvariants()``): the fixed
