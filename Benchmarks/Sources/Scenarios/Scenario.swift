@@ -69,7 +69,7 @@ public struct Scenario {
 
 /// Every scenario, in the order of the issue.
 public func allScenarios() -> [Scenario] {
-    reactiveScenarios() + threadSafeFloorScenarios() + pagingScenarios()
+    reactiveScenarios() + threadSafeFloorScenarios() + pagingScenarios() + appDeliveryScenarios()
 }
 
 /// Where observers put what they receive, so the optimizer cannot drop the work.
