@@ -147,17 +147,26 @@ func loadAsyncFloor(items: Int, meter: Meter) -> [[Row]] {
     return floor.pages.withLock { $0 }
 }
 
+/// The smoke run's extra tolerance for P1a's malloc counts, per page.
+///
+/// On a 2-core machine they moved by up to 2.2 a page between runs of the same code (a task per load and
+/// a delivery queue: the concurrency runtime and Dispatch allocate as they wake threads). A change of a
+/// few allocations per page still shows.
+let asyncMallocSlackPerPage = 3
+
 /// P1a and its floor, then P1r, at N = 100k and 1M.
 func appPageScenarios() -> [Scenario] {
     [100_000, 1_000_000].flatMap { items in
         [
-            Scenario("P1a-ours-N=\(items)", size: items) { items, meter in
+            Scenario("P1a-ours-N=\(items)", size: items, unsteadyMallocsPerPage: asyncMallocSlackPerPage) {
+                items, meter in
                 let list = asyncList(total: items, deliveringOn: QueueScheduler(label: "P1a"))
                 let keeper = DeliveredSnapshots()
                 loadEachDelivered(list, items: items, keeper: keeper, meter: meter)
                 checkDelivered(list, keeper, items: items, "P1a")
             },
-            Scenario("P1a-floor-N=\(items)", size: items) { items, meter in
+            Scenario("P1a-floor-N=\(items)", size: items, unsteadyMallocsPerPage: asyncMallocSlackPerPage) {
+                items, meter in
                 let pages = loadAsyncFloor(items: items, meter: meter)
                 check(pages.count == (items + 99) / 100, "P1a's floor kept \(pages.count) pages")
                 check(pages.last?.last?.id == items - 1, "P1a's floor ends wrong")
