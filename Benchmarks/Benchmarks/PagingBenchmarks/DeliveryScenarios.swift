@@ -53,15 +53,24 @@ func loadDelivered(_ list: BoundedRowList, items: Int, on queue: TimedDeliveryQu
 let deliveryTimeMetric = BenchmarkMetric.custom(
     "Delivery thread (μs)", polarity: .prefersSmaller, useScalingFactor: false)
 
-/// Registers P9-delivery's scenarios with their own figure (not in the smoke run: they count no mallocs).
-func registerDelivery(_ scenarios: [Scenario]) {
+/// The figure of P1a-delivery: the delivery queue's busy time per page.
+let deliveryTimePerPageMetric = BenchmarkMetric.custom(
+    "Delivery queue per page (ns)", polarity: .prefersSmaller, useScalingFactor: false)
+
+/// Registers delivery scenarios with their own figure, `metric` (not in the smoke run: they count no
+/// mallocs).
+///
+/// - Parameters:
+///   - scenarios: P9-delivery's or P1a-delivery's scenarios.
+///   - metric: What they record: P9-delivery's busy time per load, P1a-delivery's per page.
+func registerDelivery(_ scenarios: [Scenario], metric: BenchmarkMetric = deliveryTimeMetric) {
     for scenario in scenarios where !Run.isSmoke {
         var configuration = Run.configuration(.peakHeap)
-        configuration.metrics = [deliveryTimeMetric]
+        configuration.metrics = [metric]
         Benchmark(scenario.name, configuration: configuration) { benchmark in
             let meter = Meter(
                 start: { benchmark.startMeasurement() }, stop: { benchmark.stopMeasurement() },
-                record: { benchmark.measurement(deliveryTimeMetric, $0) })
+                record: { benchmark.measurement(metric, $0) })
             scenario.run(Run.size(scenario.size), meter)
         }
     }

@@ -71,7 +71,9 @@ public enum Run {
 public func register(_ scenarios: [Scenario]) {
     for scenario in scenarios where !(Run.isSmoke && scenario.measures == .peakHeap) {
         let size = Run.size(scenario.size)
-        Benchmark(scenario.name, configuration: Run.configuration(scenario.measures)) { benchmark in
+        let allowedMallocs = 8 + scenario.unsteadyMallocsPerPage * (size + 99) / 100
+        let configuration = Run.configuration(scenario.measures, allowedMallocs: allowedMallocs)
+        Benchmark(scenario.name, configuration: configuration) { benchmark in
             let meter = Meter(
                 start: { benchmark.startMeasurement() },
                 stop: { benchmark.stopMeasurement() },

@@ -9,9 +9,10 @@ import Stapler
 // Sources are synchronous (a `SignalProducer(value:)` per page) or never answer (a page in flight), so
 // what is measured is the engine, not a network. `size` is what the issue sets; the smoke run passes less.
 
-/// P1 at each N with its floor, P2 with its lock reference, P3, then P4, P5 and D1.
+/// P1 at each N with its floor, P1a and P1r (AppPageScenarios.swift), P2 with its lock reference, P3,
+/// then P4, P5 and D1.
 public func pagingScenarios() -> [Scenario] {
-    [100_000, 200_000, 400_000, 1_000_000].flatMap(p1) + p2() + p3() + twoEndedScenarios()
+    [100_000, 200_000, 400_000, 1_000_000].flatMap(p1) + appPageScenarios() + p2() + p3() + twoEndedScenarios()
 }
 
 /// One row of a list: 16 bytes, no reference, so the items' own size is `count * 16` bytes.
@@ -79,14 +80,16 @@ func liveHeapBytes() -> Int {
     Int(stapler_live_heap_bytes())
 }
 
-/// Loads `items` rows into a `Stapler` in pages of 100 while an observer keeps every snapshot; `meter`
-/// measures the load.
+/// Loads `items` rows into a `Stapler` in pages of 100 from `request` (P1's synchronous source unless
+/// given) while an observer keeps every snapshot; `meter` measures the load.
 ///
 /// - Returns: The stapler and the keeper, for the caller to check and release after the measurement.
 func loadStapler(
-    items: Int, keeper: SnapshotKeeper, meter: Meter
+    items: Int,
+    request: (@Sendable (_ offset: Int, _ size: Int) -> SignalProducer<RowsResponse, Never>)? = nil,
+    keeper: SnapshotKeeper, meter: Meter
 ) -> (Stapler<RowsResponse, Never>, SnapshotKeeper) {
-    let stapler = Stapler(pageSize: 100, request: syncSource(total: items))
+    let stapler = Stapler(pageSize: 100, request: request ?? syncSource(total: items))
     stapler.items.signal.observeValues { keeper.keep($0) }
     meter.start()
     stapler.initialLoadAction.apply().start()
