@@ -88,10 +88,24 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
 
     /// The lane of `direction`: its phase, retries and latest failure.
     @inlinable
+    ///
+    /// Each accessor names the stored property it yields, with no accessor of another value inside: a
+    /// `_modify` that calls another `_modify` needs a coroutine frame larger than its caller's buffer, and
+    /// the runtime allocates it on the heap, on every call (two allocations a page).
     subscript(lane direction: PageDirection) -> LoadLane {
-        get { direction == .refresh ? refreshLane : edges[direction].lane }
+        get {
+            switch direction {
+            case .refresh: refreshLane
+            case .prepend: edges.top.lane
+            case .append: edges.bottom.lane
+            }
+        }
         _modify {
-            if direction == .refresh { yield &refreshLane } else { yield &edges[direction].lane }
+            switch direction {
+            case .refresh: yield &refreshLane
+            case .prepend: yield &edges.top.lane
+            case .append: yield &edges.bottom.lane
+            }
         }
     }
 
@@ -99,7 +113,13 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     @inlinable
     subscript(phase direction: PageDirection) -> Phase {
         get { self[lane: direction].phase }
-        _modify { yield &self[lane: direction].phase }
+        _modify {
+            switch direction {
+            case .refresh: yield &refreshLane.phase
+            case .prepend: yield &edges.top.lane.phase
+            case .append: yield &edges.bottom.lane.phase
+            }
+        }
     }
 
     /// The direction whose load in flight has `ticket`, if any.
