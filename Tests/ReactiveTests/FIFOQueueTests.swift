@@ -3,7 +3,7 @@ import Testing
 
 @testable import Reactive
 
-/// The queue behind every signal's reentrant sends and the paging engine's outbox: elements come out in
+/// The queue behind every signal's reentrant sends and the paging engine's delivery queue: elements come out in
 /// the order they went in, through every reuse of its slots.
 @Suite("FIFOQueue")
 struct FIFOQueueTests {

@@ -70,7 +70,7 @@ struct PublicationReleaseTests {
         let counts = Locked<[Int]>([])
         var observation: (any Disposable)?
         // Each notification answers the next load, so up to a burst of publications queue behind the one
-        // being delivered and share the outbox's boxes.
+        // being delivered in the engine's delivery queue.
         observation = paginator.items.signal.observeValues { items in
             counts.append(items.count)
             if items.count < 200, items.count % 10 == 0 {

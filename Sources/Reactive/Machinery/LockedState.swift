@@ -83,6 +83,9 @@ package final class LockStorage<State>: ManagedBuffer<LockHeader<State>, pthread
         try withUnsafeMutablePointers { header, mutex in
             let locked = pthread_mutex_lock(mutex)
             assert(locked == 0, "pthread_mutex_lock failed with \(locked): a lock was taken twice on one thread")
+            #if DEBUG
+                LockCount.increment()
+            #endif
             defer {
                 let unlocked = pthread_mutex_unlock(mutex)
                 assert(unlocked == 0, "pthread_mutex_unlock failed with \(unlocked)")

@@ -7,7 +7,7 @@ extension Property {
         _ transform: @escaping @Sendable (Value) -> NewValue
     ) -> Property<NewValue> {
         let storage = PropertyStorage(transform(value))
-        let feed = self.storage.observeCurrentAndChanges(storage.feedObserver(transform))
+        let feed = self.observeCurrentAndChanges(storage.feedObserver(transform))
         return Property<NewValue>(derived: storage, sources: [self], feed: feed)
     }
 
@@ -32,13 +32,13 @@ extension Property {
             if isLast { storage.complete() }
         }
         let feed = CompositeDisposable()
-        feed += self.storage.observeCurrentAndChanges(
+        feed += self.observeCurrentAndChanges(
             Signal<Value, Never>.Observer(
                 value: { first in storage.modify { $0.0 = first } },
                 completed: completeOne,
                 interrupted: completeOne
             ))
-        feed += other.storage.observeCurrentAndChanges(
+        feed += other.observeCurrentAndChanges(
             Signal<Other, Never>.Observer(
                 value: { second in storage.modify { $0.1 = second } },
                 completed: completeOne,
@@ -53,7 +53,7 @@ extension Property {
     /// completes when this property does.
     public func skipRepeats(_ isEquivalent: @escaping @Sendable (Value, Value) -> Bool) -> Property<Value> {
         let storage = PropertyStorage(value)
-        let feed = self.storage.observeCurrentAndChanges(
+        let feed = self.observeCurrentAndChanges(
             Signal<Value, Never>.Observer(
                 value: { newValue in
                     // Only this feed writes `storage`, one value at a time (serialised delivery), so reading,

@@ -17,7 +17,7 @@ extension Property {
         // Guarded by its lock: the changes of each side not yet paired, and which sides completed.
         let state = LockedState(PropertyZipState<Value, Other>())
         let feed = CompositeDisposable()
-        feed += self.storage.core.observe(
+        feed += self.signal.observe(
             Signal<Value, Never>.Observer(
                 value: { first in
                     let (pair, isDone) = state.withLock { $0.receive(first: first) }
@@ -27,7 +27,7 @@ extension Property {
                 completed: { if state.withLock({ $0.complete(first: true) }) { storage.complete() } },
                 interrupted: { if state.withLock({ $0.complete(first: true) }) { storage.complete() } }
             ))
-        feed += other.storage.core.observe(
+        feed += other.signal.observe(
             Signal<Other, Never>.Observer(
                 value: { second in
                     let (pair, isDone) = state.withLock { $0.receive(second: second) }

@@ -2,7 +2,8 @@
 ///
 /// A `Property` is either a view of a ``MutableProperty`` (it shares its value and notifications), a
 /// constant, a property fed by a signal or a producer (`init(initial:then:)`), or derived from other
-/// properties (`map(_:)`, `combineLatest(with:)`, `skipRepeats(_:)`). A derived property's value always
+/// properties (`map(_:)`, `combineLatest(with:)`, `skipRepeats(_:)`). Libraries built on this package
+/// may also make a projection of another property, which stores nothing of its own. A derived property's value always
 /// equals the derivation of its sources' values once every notification has been delivered, and its
 /// observers never see a value older than one they have already seen.
 ///
@@ -18,7 +19,8 @@
 /// label.value  // "1 items"
 /// ```
 public final class Property<Value: Sendable>: Sendable {
-    @usableFromInline let storage: PropertyStorage<Value>
+    /// Where the value lives.
+    @usableFromInline let backing: Backing
 
     /// The changes of the property, not including the value it had when observed.
     ///
@@ -27,6 +29,14 @@ public final class Property<Value: Sendable>: Sendable {
     public let signal: Signal<Value, Never>
 
     private let kind: Kind
+
+    /// Where a property's value lives: in a storage (its own, or the mutable property's it views), or in
+    /// another property, read through a projection.
+    @usableFromInline
+    enum Backing: Sendable {
+        case stored(PropertyStorage<Value>)
+        case projected(PropertyProjection<Value>)
+    }
 
     /// What a property does with its storage and its sources.
     private enum Kind {
@@ -40,13 +50,25 @@ public final class Property<Value: Sendable>: Sendable {
         /// when the storage completes, or when nothing can observe it any more (the property and its
         /// signal are released and the last observer left).
         case derived
+        /// A projection of another property: the projection keeps the source alive, and the signal is
+        /// derived from the source's.
+        case projection
+
+        /// Whether a run of the producer must keep the property alive: a derived property's sources and
+        /// a projection's source hang from it.
+        var isKeptAliveByRuns: Bool {
+            switch self {
+            case .derived, .projection: true
+            case .view, .owner: false
+            }
+        }
     }
 
     /// Creates a read-only view of `property`, sharing its value and its notifications.
     ///
     /// Releasing the view does not affect `property`.
     public init(_ property: MutableProperty<Value>) {
-        storage = property.storage
+        backing = .stored(property.storage)
         signal = property.signal
         kind = .view(property)
     }
@@ -55,7 +77,8 @@ public final class Property<Value: Sendable>: Sendable {
     ///
     /// Its ``producer`` sends `value` then completes; its ``signal`` has completed.
     public init(value: Value) {
-        storage = PropertyStorage(value)
+        let storage = PropertyStorage(value)
+        backing = .stored(storage)
         signal = Signal(core: storage.core)
         kind = .owner
         storage.complete()
@@ -95,7 +118,7 @@ public final class Property<Value: Sendable>: Sendable {
 
     /// Makes a property that owns `storage` and completes it when released.
     init(owning storage: PropertyStorage<Value>) {
-        self.storage = storage
+        self.backing = .stored(storage)
         self.signal = Signal(core: storage.core)
         self.kind = .owner
     }
@@ -103,7 +126,7 @@ public final class Property<Value: Sendable>: Sendable {
     /// Makes a property fed by `feed` from `sources`: both are released when the storage completes or
     /// when nothing can observe it any more.
     init(derived storage: PropertyStorage<Value>, sources: [any Sendable], feed: any Disposable) {
-        self.storage = storage
+        self.backing = .stored(storage)
         self.signal = Signal(core: storage.core)
         self.kind = .derived
         let lifetime = storage.core.lifetime
@@ -111,10 +134,29 @@ public final class Property<Value: Sendable>: Sendable {
         lifetime += { withExtendedLifetime(sources) {} }
     }
 
+    /// Makes a property reading its value through `projection`, with `signal` as its changes.
+    init(projecting projection: PropertyProjection<Value>, signal: Signal<Value, Never>) {
+        self.backing = .projected(projection)
+        self.signal = signal
+        self.kind = .projection
+    }
+
     /// The current value.
     @inlinable
     public var value: Value {
-        storage.value
+        switch backing {
+        case .stored(let storage): storage.value
+        case .projected(let projection): projection.read()
+        }
+    }
+
+    /// Attaches `observer` and sends it the current value first, atomically with the attachment; see
+    /// ``producer``.
+    func observeCurrentAndChanges(_ observer: Signal<Value, Never>.Observer) -> any Disposable {
+        switch backing {
+        case .stored(let storage): storage.observeCurrentAndChanges(observer)
+        case .projected(let projection): projection.observeCurrentAndChanges(observer)
+        }
     }
 
     /// The current value, then every change, with no gap and no duplicate.
@@ -122,15 +164,18 @@ public final class Property<Value: Sendable>: Sendable {
     /// For a fed or derived property, a run keeps the property (and so its sources) alive until the run
     /// ends, and ends with a completion when the sources complete.
     public var producer: SignalProducer<Value, Never> {
-        guard case .derived = kind else { return storage.producer }
+        // A view or an owner's property needs nothing kept alive by a run: its storage is enough.
+        if case .stored(let storage) = backing, !kind.isKeptAliveByRuns {
+            return storage.producer
+        }
         return SignalProducer { [self] observer, lifetime in
-            lifetime += storage.observeCurrentAndChanges(observer)
+            lifetime += observeCurrentAndChanges(observer)
             lifetime += { withExtendedLifetime(self) {} }
         }
     }
 
     deinit {
-        if case .owner = kind {
+        if case .owner = kind, case .stored(let storage) = backing {
             storage.complete()
         }
     }

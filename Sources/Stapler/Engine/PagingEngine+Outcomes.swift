@@ -95,14 +95,14 @@ extension PagingEngine {
         return generation != nil || !started.isEmpty ? .started : .ignored(.nothingToDo)
     }
 
-    /// Queues the outcome of an edge load that ended for the calls that await it; under both locks.
+    /// Stages the outcome of an edge load that ended for the calls that await it; under the state lock.
     ///
     /// A failure that an automatic retry follows (`retrying`) settles nothing: its callers wait for
     /// the retry, whose load takes them over when it starts.
     @inlinable
     func settle(
         _ ended: (ticket: UInt64, end: LoadEnd)?, of direction: PageDirection, retrying: Bool, in state: inout State,
-        into box: inout Outbox
+        drain: inout SignalDrain?
     ) {
         guard let ended, let waiters = state.edgeWaiters.removeValue(forKey: ended.ticket) else { return }
         if retrying, ended.end == .failed {
@@ -110,7 +110,7 @@ extension PagingEngine {
             return
         }
         let outcome = outcome(of: ended.end, in: direction, state)
-        for waiter in waiters { box.deliveries.append(.outcome { waiter(outcome) }) }
+        for waiter in waiters { stage(.outcome { waiter(outcome) }, in: &state, drain: &drain) }
     }
 
     /// The outcome of a load of `direction` that ended as `end`.
@@ -128,8 +128,8 @@ extension PagingEngine {
     /// callback's, `begin`'s own immediate one, or ``LoadOutcome/cancelled`` when the awaiting task is
     /// cancelled (the load goes on: others may share it).
     ///
-    /// The callback's outcome resumes the task only after the flusher that reported it has let go of its
-    /// role (``resumeAfterDelivery(_:_:)``): when the call returns, what it reports is delivered, and the
+    /// The callback's outcome resumes the task only after the drain or hop that reported it has ended
+    /// (``resumeAfterDelivery(_:_:)``): when the call returns, what it reports is delivered, and the
     /// caller's next call delivers its own publication before returning (unless another thread is
     /// delivering at that moment).
     @inlinable
@@ -137,37 +137,17 @@ extension PagingEngine {
         _ begin: (@escaping EdgeWaiter) -> LoadOutcome<Failure>
     ) async -> LoadOutcome<Failure> {
         let box = OutcomeBox<Failure>()
-        // The outbox, not the engine: the callback waits in the engine's state until its load ends.
-        let outbox = outbox
+        // The state, not the engine: the callback waits in the engine's state until its load ends.
+        let state = state
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 box.wait(continuation)
-                let immediate = begin { outcome in Self.resumeAfterDelivery(outbox) { box.resolve(outcome) } }
+                let immediate = begin { outcome in Self.resumeAfterDelivery(state) { box.resolve(outcome) } }
                 if case .ignored = immediate { box.resolve(immediate) }
             }
         } onCancel: {
             box.resolve(.cancelled)
         }
-    }
-}
-
-extension PagingEngine {
-    /// Runs `resume` once the running flush is over and its flusher has let go of its role, or at once
-    /// when no flush is running.
-    ///
-    /// Outcomes are reported by the flusher (or, for whoever still waits, by the engine's release, when no
-    /// flush can run), so a flush running now is this thread's own: it runs `resume` after it finds the
-    /// outbox empty and lets go of its role, with no lock held. The awaiting task `resume` wakes, on
-    /// another thread, then finds no flush running: its next call delivers its own publication before it
-    /// returns, so what it reads right after is up to date.
-    @inlinable
-    static func resumeAfterDelivery(_ outbox: LockedState<Outbox>, _ resume: @escaping @Sendable () -> Void) {
-        let deferred = outbox.withLock { box -> Bool in
-            guard box.isFlushing else { return false }
-            box.resumes.append(resume)
-            return true
-        }
-        if !deferred { resume() }
     }
 }
 

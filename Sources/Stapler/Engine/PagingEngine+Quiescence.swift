@@ -2,18 +2,16 @@ import Reactive
 
 // Quiescence: when a paginator waits for nothing. It is read from the engine's own state, never from
 // what it published: a load is recorded in its phase in the transition that starts it, before the call
-// that caused it returns, and a publication stays in the outbox until the flusher has notified every
-// observer of it. So "nothing in flight, no retry due, the outbox empty and no flush running" cannot be
-// a stale reading of a state that a call just changed.
+// that caused it returns, and the drain that delivers a publication is counted from the staging that
+// starts it until every observer has been notified of everything queued. So "nothing in flight, no retry
+// due, nothing being delivered" cannot be a stale reading of a state that a call just changed.
 
 extension PagingEngine {
     /// Whether the machine waits for nothing, every publication it made has been delivered, and every
-    /// awaiting task its outcomes resolved has been resumed; called with both locks held (the state's, then
-    /// the outbox's).
+    /// awaiting task its outcomes resolved has been resumed; called under the state lock.
     @inlinable
-    func isQuiescent(_ machine: Machine, _ box: Outbox) -> Bool {
-        machine.inFlight == nil && machine.scheduledRetry == nil && box.deliveries.isEmpty && !box.isFlushing
-            && box.resuming == 0
+    func isQuiescent(_ state: State) -> Bool {
+        state.machine.inFlight == nil && state.machine.scheduledRetry == nil && state.delivery.isIdle
     }
 
     /// Returns when the engine is quiescent (see ``isQuiescent(_:_:)``), or when the calling task is
@@ -22,7 +20,7 @@ extension PagingEngine {
         await wait(untilQuiescent: true)
     }
 
-    /// Returns after the next transition or the end of the next flush, or at once if the engine is
+    /// Returns after the next transition or the end of the next delivery, or at once if the engine is
     /// quiescent, or when the calling task is cancelled.
     ///
     /// What a test driver waits on while work it does not drive (an `async` source, another thread) may
@@ -33,7 +31,7 @@ extension PagingEngine {
 
     /// Waits for quiescence, or (`untilQuiescent` false) for the next step of work as well.
     nonisolated(nonsending) func wait(untilQuiescent: Bool) async {
-        if state.withLock({ state in outbox.withLock { isQuiescent(state.machine, $0) } }) { return }
+        if state.withLock({ isQuiescent($0) }) { return }
         let id = state.withLock { state -> UInt64 in
             state.nextSettleWaiter &+= 1
             return state.nextSettleWaiter
@@ -41,13 +39,12 @@ extension PagingEngine {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let waits = state.withLock { state -> Bool in
-                    // Checked with the registration, under the same locks as every change it reads. The watch
-                    // is raised before the outbox is read: a flusher that lets go of its claim after this read
-                    // (under the outbox lock) then sees it, and checks again once this registration is done
-                    // (it needs the state lock); a transition that ends the work came before this check (and
-                    // is seen by it) or comes after the registration (and sees the waiter).
+                    // Checked with the registration, under the same lock as every change it reads: a
+                    // transition or the end of a delivery that ends the work came before this check (and is
+                    // seen by it) or comes after the registration (and sees the waiter, the watch being
+                    // raised).
                     settleWatch.store(1)
-                    let quiet = outbox.withLock { isQuiescent(state.machine, $0) }
+                    let quiet = isQuiescent(state)
                     guard !quiet, !Task.isCancelled else {
                         if state.settleWaiters.isEmpty { settleWatch.store(0) }
                         return false
@@ -67,7 +64,7 @@ extension PagingEngine {
     }
 
     /// Resumes the callers of ``settled()`` if the engine is quiescent, and those of ``progressed()``; a
-    /// transition and the end of a flush call it when someone waits.
+    /// transition and the end of a delivery call it when someone waits.
     @inlinable
     func resumeSettledIfQuiescent() {
         guard settleWatch.relaxedLoad() != 0 else { return }
@@ -83,7 +80,7 @@ extension PagingEngine {
                 settleWatch.store(0)
                 return []
             }
-            let quiet = outbox.withLock { isQuiescent(state.machine, $0) }
+            let quiet = isQuiescent(state)
             var resumed: [CheckedContinuation<Void, Never>] = []
             for (id, waiter) in state.settleWaiters where quiet || !waiter.untilQuiescent {
                 resumed.append(waiter.continuation)
@@ -99,7 +96,7 @@ extension PagingEngine {
     /// is scheduled, and whether publications wait to be delivered.
     func pendingWork() -> PendingEngineWork {
         state.withLock { state in
-            let undelivered = outbox.withLock { !$0.deliveries.isEmpty || $0.isFlushing || $0.resuming != 0 }
+            let undelivered = !state.delivery.isIdle
             let loads = PageDirection.allCases.compactMap { direction in
                 state.machine[phase: direction].load.map { (direction, String(describing: $0.request.key)) }
             }

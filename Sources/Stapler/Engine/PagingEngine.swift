@@ -5,22 +5,17 @@ import Reactive
 /// Every input is handled under one lock; the effects run after unlocking: user code (the source's
 /// load closure, observers, action callbacks) never runs under a lock.
 ///
-/// Notifications go through an outbox, delivered queue-and-drain like a ``Signal``: the thread that
-/// finds it idle becomes the flusher and delivers every publication and first-page outcome in the order
-/// of the transitions that made them; any other thread, and any call an observer makes back into the
-/// paginator, enqueues and returns. A publication is staged into every published property only when its
-/// turn comes, and its notifications run before the next is staged, so while an observer is notified of
-/// a publication, every property holds exactly that publication's values, whatever other threads do.
-/// The machine itself (and so every method's decision) is always up to date.
-///
-/// Published properties and signals are made on first use, under the outbox lock, from the snapshot of
-/// the latest staged publication (what every property made earlier holds at that moment), so a value
-/// made late is indistinguishable from one made at the start, and a publication stages only the values
-/// someone asked for.
+/// Publications and outcomes go through one delivery queue (see `PagingEngine+Deliveries.swift`): a
+/// transition stages its publication, an immutable value made once, under the state lock, so the queue's
+/// order is the transitions' order; the thread whose staging found the queue idle delivers everything
+/// queued, in order, once it has unlocked, and any other thread, and any call an observer makes back into
+/// the paginator, queues and returns. Every published property projects the one published value the
+/// deliverer stores (see `PagingEngine+Published.swift`), so while an observer is notified of a
+/// publication, every property holds exactly that publication's values, whatever other threads do. The
+/// machine itself (and so every method's decision) is always up to date.
 ///
 /// The engine is specialised in the client's module (its methods are inlinable), so a paginator of
-/// concrete types runs no unspecialised generic code on its hot paths: Reactive's property group, which it
-/// reaches through ``PropertyWriter`` and ``SignalWriter``, is inlinable too.
+/// concrete types runs no unspecialised generic code on its hot paths.
 @usableFromInline
 final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>:
     @unchecked Sendable
@@ -31,20 +26,22 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @usableFromInline typealias EdgeWaiter = @Sendable (LoadOutcome<Failure>) -> Void
     @usableFromInline typealias PageEvent = Signal<Page<Item, Key, Metadata>, PagingError<Failure>>.Event
     @usableFromInline typealias Publication = PagingPublication<Item, Query, Metadata, Failure>
-    /// Stages one published value for a publication, given the publication before it; runs under the
-    /// outbox lock and must be pure.
-    ///
-    /// Both are read in place in their boxes, through pointers valid for the length of the call only.
-    @usableFromInline typealias Stager =
-        @Sendable (_ publication: PublicationPointer, _ previous: PublicationPointer) -> StagedNotification?
-    /// A publication read in place in its box.
-    @usableFromInline typealias PublicationPointer = UnsafePointer<Publication>
 
-    // Guarded by `state`'s lock.
+    // Guarded by `state`'s lock. Lock order: `state`, then the delivery queue's, then the published
+    // value's.
     @usableFromInline let state: LockedState<State>
-    // Guarded by `outbox`'s lock: deliveries not yet made, whether a thread is making them, and the
-    // published values. Lock order: `state`, then `outbox`, then the published properties' own locks.
-    @usableFromInline let outbox: LockedState<Outbox>
+    /// The delivery queue's input: publications, outcomes and registrations, staged under the state lock.
+    @usableFromInline let deliveries: StagedSignalInput<Delivery>
+    /// The published value every property of the paginator projects: the current publication and the
+    /// one before it.
+    @usableFromInline let publication: Property<PublicationChange<Item, Query, Metadata, Failure>>
+    /// Its input, which only the deliverer sets (and ``close()`` completes).
+    @usableFromInline let publicationInput: PropertyInput<PublicationChange<Item, Query, Metadata, Failure>>
+    /// The lists derived from the paginator, which the deliverer hands each publication to.
+    @usableFromInline let derivedLists = DerivedLists()
+    // Guarded by its own lock: the published properties and signals made so far, by
+    // ``PublishedProperty``.
+    @usableFromInline let publishedValues: LockedState<[AnyObject?]>
 
     @usableFromInline let source: PageSource<Item, Key, Query, Metadata, Failure>
     /// The identities items are deduplicated by, if any, typed (see ``ItemIdentities``).
@@ -58,7 +55,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
 
     /// What the no-op-able calls may skip without taking the lock.
     @usableFromInline let gate = PagingGate()
-    /// 1 while a caller of `settled()` waits, so that transitions and flushes check for quiescence only
+    /// 1 while a caller of `settled()` waits, so that transitions and deliveries check for quiescence only
     /// then; stored under the state lock, read with no lock by the code that ends work.
     @usableFromInline let settleWatch = AtomicWord()
     /// Whether every `preload(index:)` takes the lock: a memory bound records the row shown, and
@@ -88,6 +85,10 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         /// The item changes of the latest publications, by serial: what carries an index of a snapshot an
         /// app was given to the current list.
         @usableFromInline var changes = PublishedChanges()
+        /// The deliveries in progress.
+        @usableFromInline var delivery = DeliveryProgress()
+        /// The id of the next list derived from the paginator.
+        @usableFromInline var nextDerivedID = 0
         /// The callers of `settled()` and `progressed()` waiting on the engine, by id.
         @usableFromInline var settleWaiters: [UInt64: SettleWaiter] = [:]
         /// The id of the latest caller of `settled()`.
@@ -145,7 +146,20 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             machine.queryCache = Machine.CachedLists(queryCache.configuration, queryKey: queryCache.key(query))
         }
         state = LockedState(State(machine: machine))
-        outbox = LockedState(Outbox(query: query))
+        let initial = Publication.initial(query: query)
+        (publication, publicationInput) = PropertyGroup.makeProperty(
+            PublicationChange(previous: initial, current: initial, previousItems: PagedItems()))
+        publishedValues = LockedState(Array(repeating: nil, count: PublishedProperty.allCases.count))
+        let (queue, input) = StagedSignalInput<Delivery>.make()
+        deliveries = input
+        let deliverer = Deliverer(
+            state: state, publication: publicationInput, identities: identities, gate: gate, derived: derivedLists)
+        if let deliveryScheduler {
+            let engine = WeakReference(self)
+            queue.observeValues { deliverer.hop($0, to: deliveryScheduler, engine: engine) }
+        } else {
+            queue.observeValues { deliverer.deliver($0) }
+        }
     }
 
     deinit {
@@ -198,7 +212,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         waiter: Waiter? = nil, _ transition: (inout Machine) -> Machine.Effects,
         registering register: (inout State) -> Void = { _ in }
     ) -> UInt64 {
-        var delivers = false
+        var drain: SignalDrain?
         var disposed = RunningLoads()
         var started: (Machine.Load?, Machine.Load?) = (nil, nil)
         var receiver: PageSink<Item, Key, Metadata, Failure>.Receiver?
@@ -222,7 +236,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             }
             retryToSchedule = effects.scheduleRetry
             if effects.publish || effects.settlesWaiters {
-                delivers = enqueue(&effects, of: &state)
+                drain = enqueue(&effects, of: &state)
             }
             for direction in PageDirection.allCases {
                 if let ticket = effects[loads: direction].disposes, state.loads[direction]?.ticket == ticket {
@@ -245,15 +259,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             }
             return generation
         }
-        if delivers {
-            if deliversInline {
-                flush()
-            } else if let deliveryScheduler {
-                // Weakly: work waiting on the scheduler must not keep a released paginator's engine (and so
-                // its loads in flight) alive; notifications of a released paginator are dropped.
-                deliveryScheduler.schedule { [weak self] in self?.flush() }
-            }
-        }
+        if let drain = drain.take() { run(drain) }
         disposed.disposeAll()
         retryTimer?.dispose()
         if let retry = retryToSchedule { scheduleRetry(retry) }
@@ -363,9 +369,8 @@ extension PagingEngine {
     /// rows of.
     @inlinable
     func preload(index: Int, distance: Int) {
-        let seen = outbox.withLock { box in
-            (box.published.snapshot.leadingCount, box.published.snapshot.listSerial)
-        }
+        let shown = publication.value.current.snapshot
+        let seen = (shown.leadingCount, shown.listSerial)
         send {
             $0.receivePreload(index: index, distance: distance, seenLeadingCount: seen.0, seenListSerial: seen.1)
         }

@@ -25,6 +25,9 @@ final class PagingGate: Sendable {
     /// The row last passed to `preload(index:)`, counted from the list's first page and packed with its
     /// list by ``place(leadingCount:listSerial:)`` (0: none yet).
     @usableFromInline let shownRow = AtomicWord()
+    /// The serial of the publication being delivered (see ``PublishedChanges``): how far the changes
+    /// log may forget.
+    @usableFromInline let deliveredSerial = AtomicWord()
 
     init() {}
 
@@ -47,12 +50,13 @@ final class PagingGate: Sendable {
         return ((word & 0xFFFF_FFFF) + Int(Int32.min), UInt64(truncatingIfNeeded: word >> 32) &- 1)
     }
 
-    /// Records the leading count and the list of the snapshot being delivered; the flusher calls it as it
-    /// stages each publication.
+    /// Records the leading count, the list and the serial of the publication being delivered; the
+    /// deliverer calls it as it publishes each one.
     @inlinable
-    func recordDelivered(leadingCount: Int, listSerial: UInt64) {
+    func recordDelivered(leadingCount: Int, listSerial: UInt64, serial: UInt64) {
         let word = Self.place(leadingCount: leadingCount, listSerial: listSerial)
         delivered.relaxedStore(word)
+        deliveredSerial.relaxedStore(Int(truncatingIfNeeded: serial))
     }
 
     /// Records row `index` of the delivered snapshot as the row last passed to `preload(index:)`.

@@ -75,36 +75,6 @@ public struct PagingSnapshot<Item: Sendable, Metadata: Sendable, Failure: Error>
         stopReason = nil
     }
 
-    /// A copy of `other` made field by field.
-    ///
-    /// A copy of the whole snapshot goes through its generic value witness, which works out the layout
-    /// of every field from the type's metadata at run time; field by field, each copy is the field's own,
-    /// specialised (a retain for each reference, a move for the rest).
-    @inlinable
-    init(fieldwise other: borrowing PagingSnapshot) {
-        state = other.state
-        loadStates = other.loadStates
-        items = other.items
-        pages = other.pages
-        total = other.total
-        isEndReached = other.isEndReached
-        metadata = other.metadata
-        generation = other.generation
-        showsNextPageIndicator = other.showsNextPageIndicator
-        leadingCount = other.leadingCount
-        stopReason = other.stopReason
-        placeholdersBefore = other.placeholdersBefore
-        placeholdersAfter = other.placeholdersAfter
-        isStale = other.isStale
-        failureSerials = other.failureSerials
-        stateFailureSerial = other.stateFailureSerial
-        listSerial = other.listSerial
-    }
-
-    /// How many stored properties ``init(fieldwise:)`` copies and ``releaseProperties(of:)`` releases; a
-    /// test holds it to the type's own count.
-    @usableFromInline static var fieldwisePropertyCount: Int { 17 }
-
     /// The snapshot of a paginator that has done nothing yet.
     @inlinable
     public static var initial: PagingSnapshot {

@@ -87,9 +87,8 @@
         /// - Parameter paginator: The paginator; it may deliver on any thread or scheduler.
         public init(_ paginator: Paginator<Item, Key, Query, Metadata, Failure>) {
             self.paginator = paginator
-            let (snapshot, serial) = paginator.engine.outbox.withLock { box in
-                (box.published.snapshot, box.publishedSerial)
-            }
+            let current = paginator.engine.publication.value.current
+            let (snapshot, serial) = (current.snapshot, current.serial)
             shown = ShownSnapshot(snapshot, serial: serial)
             applied = snapshot
             items = snapshot.items
@@ -101,17 +100,15 @@
             metadata = snapshot.metadata
             let inbox = inbox
             let engine = paginator.engine
-            observation.inner = paginator.snapshot.signal.observeValues { [weak self] snapshot in
-                // While an observer is notified, the outbox's published publication is the notified one.
-                let (serial, appliesPage, step) = engine.outbox.withLock { box in
-                    (
-                        box.publishedSerial, box.published.appliesPage,
-                        box.published.itemsChange.map {
-                            RowsStep(
-                                change: $0, anchor: box.published.anchor,
-                                previousCount: box.published.previousItems.count)
-                        }
-                    )
+            // The published value's own signal: every publication, with its serial and its items change.
+            observation.inner = engine.publication.signal.observeValues { [weak self] change in
+                guard !change.isDerivedOnly else { return }
+                let publication = change.current
+                let (snapshot, serial, appliesPage) = (
+                    publication.snapshot, publication.serial, publication.appliesPage
+                )
+                let step = publication.itemsChange.map {
+                    RowsStep(change: $0, anchor: publication.anchor, previousCount: change.previousItems.count)
                 }
                 let posted = inbox.post(step) { (snapshot, serial, appliesPage || $0?.appliesPage == true) }
                 guard posted else { return }

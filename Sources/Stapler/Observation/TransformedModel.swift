@@ -61,32 +61,25 @@
         public init<Item, Key, Query, Metadata>(
             _ paginator: Paginator<Item, Key, Query, Metadata, Failure>, transform: ListTransform<Item, Output>
         ) {
-            let engine = paginator.engine
-            let rows = { @Sendable in
-                engine.outbox.withLock { box in
-                    ShownPlace(
-                        leadingCount: box.published.snapshot.leadingCount,
-                        listSerial: box.published.snapshot.listSerial,
-                        placeholdersBefore: box.published.snapshot.placeholdersBefore)
-                }
-            }
             let list = paginator.transformed(by: transform)
             self.list = list
             calls = PaginatorCalls(paginator)
-            shown = rows()
-            items = list.items.value
+            let published = list.state.value
+            shown = ShownPlace(published)
+            items = published.items
             let inbox = inbox
-            observation.inner = list.updates.observeValues { [weak self] update in
-                // While an observer is notified, the paginator's published publication is the notified one.
+            // The list's published value's own signal: each update with the paginator's rows it came from.
+            observation.inner = list.state.signal.observeValues { [weak self] published in
+                guard let update = published.update else { return }
                 let step = RowsStep(change: update.change, anchor: nil, previousCount: update.previous.count)
-                let shownRows = rows()
-                guard inbox.post(step, { _ in (update.items, shownRows) }) else { return }
+                guard inbox.post(step, { _ in (update.items, ShownPlace(published)) }) else { return }
                 Task { @MainActor in self?.drain() }
             }
             // An update delivered between the read above and the observation is in the list's rows now:
             // post them (unless an update already posted newer ones), so the model never keeps rows older
             // than the list's.
-            let current: Posted = (list.items.value, rows())
+            let latest = list.state.value
+            let current: Posted = (latest.items, ShownPlace(latest))
             if inbox.post(nil, { $0 ?? current }) {
                 Task { @MainActor [weak self] in self?.drain() }
             }
@@ -189,6 +182,13 @@
         let leadingCount: Int
         let listSerial: UInt64
         let placeholdersBefore: Int
+
+        /// Where the paginator's rows that `published`'s items come from were.
+        init<Output>(_ published: TransformedPublication<Output>) {
+            leadingCount = published.sourceLeadingCount
+            listSerial = published.sourceListSerial
+            placeholdersBefore = published.sourcePlaceholdersBefore
+        }
     }
 
     /// A paginator's calls, with its item, key, query and metadata types erased.

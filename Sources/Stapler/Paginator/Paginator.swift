@@ -137,7 +137,7 @@ public final class Paginator<
     /// The error of every later page that failed (first-page errors are in ``state``).
     @inlinable
     public var errorsAfterFirstPage: Signal<PagingError<Failure>, Never> {
-        engine.signal(.errorsAfterFirstPage) { $0.laterPageError }
+        engine.signal(.errorsAfterFirstPage) { $0.current.laterPageError }
     }
 
     /// Creates a paginator over `source`, opening at `initialKey` with `query`, paging as `options` say.

@@ -16,8 +16,8 @@ final class PageChain<Item: Sendable>: @unchecked Sendable {
     // Guarded by the publication rule above: slot `i` is written once, before any snapshot that
     // counts it is published through a lock, and never written again.
     @usableFromInline let directory: UnsafeMutablePointer<UnsafeMutablePointer<Chunk>?>
-    // Guarded by the appender's lock or role (the engine's state lock; the flusher role for a transformed
-    // list's chains): how many pages are stored. Unchecked: that lock or role, not a run-time exclusivity
+    // Guarded by the appender's lock or role (the engine's state lock; the engine's deliverer for a
+    // transformed list's chains): how many pages are stored. Unchecked: that lock or role, not a run-time exclusivity
     // check, is what keeps accesses apart.
     @exclusivity(unchecked) @usableFromInline var pageCount = 0
 

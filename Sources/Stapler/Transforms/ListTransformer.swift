@@ -9,9 +9,9 @@
 ///
 /// A transformer is driven by one thread at a time: the one delivering its paginator's publications.
 final class ListTransformer<Output: Sendable>: @unchecked Sendable {
-    // Guarded by the engine's flusher claim: only the thread that claimed the paginator's flush (under its
-    // outbox lock, `Outbox.isFlushing`) calls `apply`, one publication at a time; `init` runs before the
-    // transformer is registered with the engine. The layers, the stages and the context are this
+    // Guarded by the engine's delivery queue: only its deliverer calls `apply`, one publication at a time
+    // (the queue delivers one thing at a time, on one thread); `init` runs before the transformer is
+    // registered with the engine. The layers, the stages and the context are this
     // transformer's alone.
     let makeHeader: (@Sendable (ListEdge) -> Output?)?
     let makeFooter: (@Sendable (ListEdge) -> Output?)?

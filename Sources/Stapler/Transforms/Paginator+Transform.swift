@@ -25,53 +25,91 @@ extension Paginator {
     /// - Complexity: O(items) now; then O(page) per page added at either end, O(row) per edit,
     ///   O(items) per refresh difference.
     public func transformed<Output: Sendable>(by transform: ListTransform<Item, Output>) -> TransformedList<Output> {
-        var made: (TransformedListCore<Output>, Property<TransformedItems<Output>>)?
+        var made: (core: TransformedListCore<Output>, id: Int, initial: TransformedPublication<Output>)?
         let limit = engine.policy.noProgressLimit ?? PagingPolicy.duplicatePageLimit
-        engine.registerDerived { base in
+        engine.registerDerived { base, id in
             let transformer = ListTransformer(transform)
             _ = transformer.apply(Self.transformInput(base.snapshot, previous: PagedItems(), change: .reloaded))
-            let (property, writer) = PropertyWriter.make(transformer.output)
-            let core = TransformedListCore(transformer: transformer, itemsWriter: writer)
-            made = (core, property)
-            return { [weak core, weak self] publication, notifications in
-                guard let core else { return false }
-                let input = Self.transformInput(
-                    publication.snapshot, previous: publication.previousItems, change: publication.itemsChange)
-                let update = core.transformer.apply(input).update
-                // Rows between the header and the footer that the publication added (all of them for a reload).
-                let added =
-                    update.map {
-                        $0.change == .reloaded
-                            ? $0.items.contentCount : $0.items.contentCount - $0.previous.contentCount
-                    } ?? 0
-                if let update {
-                    if let staged = core.itemsWriter.stage(update.items) { notifications.append(staged) }
-                    if let staged = core.updatesWriter.stage(update) { notifications.append(staged) }
+            let core = TransformedListCore(transformer: transformer)
+            made = (core, id, TransformedPublication(items: transformer.output, update: nil, source: base.snapshot))
+            let update:
+                @Sendable (PagingPublication<Item, Query, Metadata, Failure>, PagedItems<Item>) -> (
+                    any AnyObject & Sendable
+                )? = { [weak core, weak self] publication, previousItems in
+                    guard let core else { return nil }
+                    let (value, added) = Self.transform(
+                        publication.snapshot, previous: previousItems, change: publication.itemsChange, on: core)
+                    if let self {
+                        self.loadPastEmptyPages(
+                            publication, previousPages: previousItems.pageCount, added: added, core: core, limit: limit)
+                    }
+                    return TransformedBox(value)
                 }
-                if let self { self.loadPastEmptyPages(publication, added: added, core: core, limit: limit) }
-                return true
-            }
+            // A list made from an earlier publication than the one shown when it joins is transformed again
+            // from the rows shown, in one reload.
+            let catchUp: @Sendable (PagingPublication<Item, Query, Metadata, Failure>) -> (any AnyObject & Sendable)? =
+                {
+                    [weak core] publication in
+                    guard let core else { return nil }
+                    let (value, _) = Self.transform(
+                        publication.snapshot, previous: base.snapshot.items, change: .reloaded, on: core)
+                    return TransformedBox(value)
+                }
+            return (update, catchUp)
         }
-        guard let (core, property) = made else { preconditionFailure("Paginator: the transformed list was not made") }
+        guard let (core, id, initial) = made else {
+            preconditionFailure("Paginator: the transformed list was not made")
+        }
+        // The list's value is its entry in the paginator's published value; until its first publication,
+        // the rows it was made with. Its projection keeps `core` (and so the transforming) alive.
+        let value: @Sendable (PublicationChange<Item, Query, Metadata, Failure>) -> TransformedPublication<Output> = {
+            change in
+            withExtendedLifetime(core) {}
+            guard let box = change.derivedValue(id) else { return initial }
+            return unsafeDowncast(box, to: TransformedBox<Output>.self).value
+        }
+        let state = engine.publication.projection(value) { change in
+            guard change.caughtUpList == nil || change.caughtUpList == id, let box = change.derivedValue(id) else {
+                return nil
+            }
+            let published = unsafeDowncast(box, to: TransformedBox<Output>.self).value
+            return published.update == nil ? nil : published
+        }
         return TransformedList(
-            core: core, items: property,
+            core: core, state: state,
             preload: { [self] row in
                 // With placeholders, the paginator takes slot indices: the item's slot is after those before it.
-                let before = engine.outbox.withLock { $0.published.snapshot.placeholdersBefore }
-                self.preload(index: row + before)
+                self.preload(index: row + engine.publication.value.current.snapshot.placeholdersBefore)
             },
             probe: self)
+    }
+
+    /// Transforms a publication's change of the rows.
+    ///
+    /// - Returns: The list's value for the publication (with no update if its rows did not change), and how
+    ///   many rows the publication added between the header and the footer (all of them for a reload).
+    private static func transform<Output>(
+        _ snapshot: PagingSnapshot<Item, Metadata, Failure>, previous: PagedItems<Item>, change: ItemsChange?,
+        on core: TransformedListCore<Output>
+    ) -> (TransformedPublication<Output>, added: Int) {
+        let input = transformInput(snapshot, previous: previous, change: change)
+        guard let update = core.transformer.apply(input).update else {
+            return (TransformedPublication(items: core.transformer.output, update: nil, source: snapshot), 0)
+        }
+        let added =
+            update.change == .reloaded
+            ? update.items.contentCount : update.items.contentCount - update.previous.contentCount
+        return (TransformedPublication(items: update.items, update: update, source: snapshot), added)
     }
 
     /// Loads the next page in the direction of a page that added no transformed row (`added` is how
     /// many rows the publication added between the header and the footer), up to `limit` pages in a row.
     private func loadPastEmptyPages<Output>(
-        _ publication: PagingPublication<Item, Query, Metadata, Failure>, added: Int,
+        _ publication: PagingPublication<Item, Query, Metadata, Failure>, previousPages: Int, added: Int,
         core: TransformedListCore<Output>, limit: Int
     ) {
         guard publication.appliesPage, let change = publication.itemsChange else { return }
         let snapshot = publication.snapshot
-        let previousPages = publication.previousItems.pageCount
         let inserted = max(added, 0)
         switch change {
         case .appended, .reloaded:

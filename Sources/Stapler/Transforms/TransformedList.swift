@@ -23,20 +23,27 @@ public final class TransformedList<Output: Sendable>: Sendable {
     ///
     /// It completes when the transformed list is released.
     public let updates: Signal<TransformedUpdate<Output>, Never>
-    /// The transformer and the writers of ``items`` and ``updates``.
+    /// The transformer.
     let core: TransformedListCore<Output>
+    /// The list's published value: a projection of its paginator's.
+    let state: Property<TransformedPublication<Output>>
+    /// Ends when the list is released, which completes ``updates``.
+    private let lifetimeToken: Lifetime.Token
     /// Preloads around a row of the paginator (and keeps the paginator alive).
     let preloadSource: @Sendable (Int) -> Void
     /// The paginator, as a test driver waits on it.
     package let probe: any QuiescenceProbe
 
     init(
-        core: TransformedListCore<Output>, items: Property<TransformedItems<Output>>,
+        core: TransformedListCore<Output>, state: Property<TransformedPublication<Output>>,
         preload: @escaping @Sendable (Int) -> Void, probe: any QuiescenceProbe
     ) {
         self.core = core
-        self.items = items
-        updates = core.updates
+        self.state = state
+        items = state.projection({ $0.items }, changes: { $0.items })
+        let lifetime: Lifetime
+        (lifetime, lifetimeToken) = Lifetime.make()
+        updates = state.signal.compactMap { $0.update }.take(during: lifetime)
         preloadSource = preload
         self.probe = probe
     }
@@ -63,24 +70,52 @@ public final class TransformedList<Output: Sendable>: Sendable {
     }
 }
 
-/// What a transformed list's engine hook works on: the transformer and the list's published values.
+/// What a transformed list publishes: its rows, the change that made them, and the paginator's rows they
+/// come from.
+///
+/// ``TransformedList/items`` and ``TransformedList/updates`` are projections of it.
+struct TransformedPublication<Output: Sendable>: Sendable {
+    /// The transformed rows.
+    let items: TransformedItems<Output>
+    /// The change that made ``items``; `nil` for the rows the list was made with.
+    let update: TransformedUpdate<Output>?
+    /// Where the paginator's rows that ``items`` come from start: their leading count and their list.
+    let sourceLeadingCount: Int
+    let sourceListSerial: UInt64
+    /// How many placeholders were shown before the paginator's rows that ``items`` come from.
+    let sourcePlaceholdersBefore: Int
+
+    init<Item, Metadata, Failure>(
+        items: TransformedItems<Output>, update: TransformedUpdate<Output>?,
+        source: PagingSnapshot<Item, Metadata, Failure>
+    ) {
+        self.items = items
+        self.update = update
+        sourceLeadingCount = source.leadingCount
+        sourceListSerial = source.listSerial
+        sourcePlaceholdersBefore = source.placeholdersBefore
+    }
+}
+
+/// A transformed list's value for one publication, in the paginator's published value.
+final class TransformedBox<Output: Sendable>: Sendable {
+    let value: TransformedPublication<Output>
+
+    init(_ value: TransformedPublication<Output>) {
+        self.value = value
+    }
+}
+
+/// What a transformed list's engine hook works on: the transformer.
 final class TransformedListCore<Output: Sendable>: @unchecked Sendable {
-    // Guarded by the paginator engine's flusher claim (`Outbox.isFlushing`, under the outbox lock): only
-    // the flushing thread runs `receive`, one publication at a time; `init` runs before registration.
+    // Used by the paginator engine's deliverer only, one publication at a time (the delivery queue
+    // delivers one thing at a time); `init` runs before the list is registered with it.
     let transformer: ListTransformer<Output>
-    let itemsWriter: PropertyWriter<TransformedItems<Output>>
-    let updatesWriter: SignalWriter<TransformedUpdate<Output>>
-    let updates: Signal<TransformedUpdate<Output>, Never>
-    /// How many pages in a row, at the bottom and at the top, added no transformed row.
+    /// How many pages in a row, at the bottom and at the top, added no transformed row; used like
+    /// ``transformer``.
     var emptyPages = (append: 0, prepend: 0)
 
-    init(transformer: ListTransformer<Output>, itemsWriter: PropertyWriter<TransformedItems<Output>>) {
+    init(transformer: ListTransformer<Output>) {
         self.transformer = transformer
-        self.itemsWriter = itemsWriter
-        (updates, updatesWriter) = SignalWriter<TransformedUpdate<Output>>.make()
-    }
-
-    deinit {
-        updatesWriter.complete()
     }
 }

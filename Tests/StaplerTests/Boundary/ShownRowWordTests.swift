@@ -26,7 +26,7 @@ struct ShownRowWordTests {
     func otherList() {
         let gate = PagingGate()
         #expect(gate.lastShown(inList: 1) == nil)
-        gate.recordDelivered(leadingCount: 10, listSerial: 1)
+        gate.recordDelivered(leadingCount: 10, listSerial: 1, serial: 1)
         gate.recordShown(14)
         #expect(gate.lastShown(inList: 1) == 4, "counted from the list's first page")
         #expect(gate.lastShown(inList: 2) == nil)

@@ -37,7 +37,7 @@ final class ActionStatus: Sendable {
     func followCondition() -> (any Disposable)? {
         // The current value comes first, atomically with the attachment: a change made before it is not
         // missed.
-        condition?.storage.observeCurrentAndChanges(valuesTo: { [self] _ in refreshEnabled() })
+        condition?.observeCurrentAndChanges(Signal<Bool, Never>.Observer(value: { [self] _ in refreshEnabled() }))
     }
 
     /// Marks a run started if none is in progress and `admit` accepts it; the check and the start are

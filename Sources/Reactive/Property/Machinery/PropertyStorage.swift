@@ -21,8 +21,8 @@ final class PropertyStorage<Value: Sendable>: @unchecked Sendable {
         core.domain.withLock { _ in current }
     }
 
-    /// Stores `newValue` without notifying; call only inside a `SignalCore.stage(_:)` or
-    /// `SignalCore.stageKeepingDrain(_:)` closure, which holds the lock that guards the value.
+    /// Stores `newValue` without notifying; call only inside a `SignalCore.stage(_:)` closure, which holds
+    /// the lock that guards the value.
     @inlinable
     func store(_ newValue: Value) {
         current = newValue

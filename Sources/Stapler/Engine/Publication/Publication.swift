@@ -1,137 +1,162 @@
-/// One published change of a paginator: the snapshot, with the items change and the edge error that
-/// came with it.
+/// One published change of a paginator: the snapshot, with the items change and the edge error that came
+/// with it, made once by the transition that caused it and never changed.
 ///
-/// Copies of so large a generic value go through its value witnesses even in specialised code, so the
-/// engine makes one copy of the snapshot per publication, in the box that keeps the publication from the
-/// moment it is enqueued until it is retired: it is never moved. That copy, and the release of a retired
-/// publication, go one stored property at a time (``PagingSnapshot/init(fieldwise:)``,
-/// ``release(at:)``), so each is specialised.
+/// It travels by reference, from the transition that made it through the engine's delivery queue to the
+/// published value that every property of the paginator reads (see ``PublicationChange``); nothing copies
+/// it along the way.
 @usableFromInline
-struct PagingPublication<Item: Sendable, Query: Sendable, Metadata: Sendable, Failure: Error> {
-    @usableFromInline var snapshot: PagingSnapshot<Item, Metadata, Failure>
-    /// How the items changed, if they did.
-    @usableFromInline var itemsChange: ItemsChange?
-    /// The items before ``itemsChange``.
-    @usableFromInline var previousItems: PagedItems<Item>
-    /// The row of ``previousItems`` a refresh around a row was anchored at.
-    @usableFromInline var anchorRow: Int?
-    /// Where the anchor row went, once the flusher worked it out.
-    @usableFromInline var anchor: ItemsAnchor?
+final class PagingPublication<Item: Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>: Sendable {
+    @usableFromInline let snapshot: PagingSnapshot<Item, Metadata, Failure>
+    /// How the items changed, if they did (the items before the change travel with it, in the
+    /// ``PublicationChange`` that publishes it, so that a publication kept as the previous one does not keep
+    /// them).
+    @usableFromInline let itemsChange: ItemsChange?
+    /// The row of the items before the change a refresh around a row was anchored at.
+    @usableFromInline let anchorRow: Int?
+    /// Where the anchor row went, once the keyed difference worked it out.
+    @usableFromInline let anchor: ItemsAnchor?
     /// The error of an edge page that failed, if one did.
-    @usableFromInline var laterPageError: PagingError<Failure>?
+    @usableFromInline let laterPageError: PagingError<Failure>?
     /// Whether the transition applied a page.
-    @usableFromInline var appliesPage: Bool
+    @usableFromInline let appliesPage: Bool
     /// The query of the current generation.
-    @usableFromInline var query: Query
+    @usableFromInline let query: Query
     /// Whether the transition changed the query.
-    @usableFromInline var changesQuery: Bool
+    @usableFromInline let changesQuery: Bool
     /// How the slots changed, and the placeholder counts before the change.
-    @usableFromInline var slotsChange: ItemsChange?
-    @usableFromInline var previousPlaceholders = (before: 0, after: 0)
+    @usableFromInline let slotsChange: ItemsChange?
+    @usableFromInline let previousPlaceholders: (before: Int, after: Int)
+    /// The publication's place in the order the engine made its publications: 0 for the initial one, then
+    /// one more for each (see ``PublishedChanges``).
+    @usableFromInline let serial: UInt64
 
     @inlinable
     init(
-        snapshot: PagingSnapshot<Item, Metadata, Failure>, itemsChange: ItemsChange?, previousItems: PagedItems<Item>,
-        anchorRow: Int? = nil, laterPageError: PagingError<Failure>?, appliesPage: Bool, query: Query,
-        changesQuery: Bool, slotsChange: ItemsChange? = nil, previousPlaceholders: (before: Int, after: Int) = (0, 0)
+        snapshot: PagingSnapshot<Item, Metadata, Failure>, itemsChange: ItemsChange?, anchorRow: Int? = nil,
+        anchor: ItemsAnchor? = nil, laterPageError: PagingError<Failure>?, appliesPage: Bool,
+        query: Query, changesQuery: Bool, slotsChange: ItemsChange? = nil,
+        previousPlaceholders: (before: Int, after: Int) = (0, 0), serial: UInt64
     ) {
-        self.slotsChange = slotsChange
-        self.previousPlaceholders = previousPlaceholders
         self.snapshot = snapshot
-        self.anchorRow = anchorRow
         self.itemsChange = itemsChange
-        self.previousItems = previousItems
+        self.anchorRow = anchorRow
+        self.anchor = anchor
         self.laterPageError = laterPageError
         self.appliesPage = appliesPage
         self.query = query
         self.changesQuery = changesQuery
+        self.slotsChange = slotsChange
+        self.previousPlaceholders = previousPlaceholders
+        self.serial = serial
     }
 
     /// The publication of a paginator that has done nothing yet.
     @inlinable
     static func initial(query: Query) -> PagingPublication {
         PagingPublication(
-            snapshot: .initial, itemsChange: nil, previousItems: PagedItems(), laterPageError: nil, appliesPage: false,
-            query: query, changesQuery: false)
+            snapshot: .initial, itemsChange: nil, laterPageError: nil, appliesPage: false,
+            query: query, changesQuery: false, serial: 0)
     }
+
+    /// Whether the items change is worked out from the items' identities before it is published (the
+    /// items before it being `previousItems`): a refresh that replaced rows with rows, or one anchored at a
+    /// row.
+    @inlinable
+    func needsKeyedDifference(previousItems: PagedItems<Item>) -> Bool {
+        anchorRow != nil || (itemsChange == .reloaded && !previousItems.isEmpty)
+    }
+
+    /// This publication with the items change and the anchor the keyed difference worked out.
+    @inlinable
+    func with(itemsChange: ItemsChange?, anchor: ItemsAnchor?) -> PagingPublication {
+        PagingPublication(
+            snapshot: snapshot, itemsChange: itemsChange, anchorRow: anchorRow,
+            anchor: anchor, laterPageError: laterPageError, appliesPage: appliesPage, query: query,
+            changesQuery: changesQuery, slotsChange: slotsChange, previousPlaceholders: previousPlaceholders,
+            serial: serial)
+    }
+}
+
+/// The paginator's published value: the publication its properties show, the one before it, and the
+/// values of the lists derived from the paginator (transformed lists) for it.
+///
+/// Every published property of a paginator, and of each list derived from it, is a projection of this
+/// one value (see ``PagingEngine/property(_:_:skippingSnapshots:)``): its value reads ``current`` (or its
+/// list's entry in ``derived``), and its signal sends a change when the property's skip rule finds that
+/// ``current`` differs from ``previous``. So while any observer is notified of a publication, every
+/// property of the paginator and of its derived lists holds that publication's values.
+@usableFromInline
+struct PublicationChange<Item: Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>: Sendable {
+    @usableFromInline typealias Publication = PagingPublication<Item, Query, Metadata, Failure>
+
+    /// The publication shown before ``current``.
+    @usableFromInline let previous: Publication
+    /// The publication shown.
+    @usableFromInline let current: Publication
+    /// The items before ``current``'s items change.
+    @usableFromInline let previousItems: PagedItems<Item>
+    /// The value of each derived list for ``current``, by the list's id.
+    @usableFromInline let derived: [DerivedValue]
+    /// The derived list whose value alone changed, when one did (a list that joined caught up with
+    /// ``current``): the paginator's own properties and signals, and the other lists', notify nobody.
+    @usableFromInline let caughtUpList: Int?
+
+    @inlinable
+    init(
+        previous: Publication, current: Publication, previousItems: PagedItems<Item>, derived: [DerivedValue] = [],
+        caughtUpList: Int? = nil
+    ) {
+        self.previous = previous
+        self.current = current
+        self.previousItems = previousItems
+        self.derived = derived
+        self.caughtUpList = caughtUpList
+    }
+
+    /// Whether only a derived list's value changed.
+    @inlinable
+    var isDerivedOnly: Bool { caughtUpList != nil }
 
     /// The slots change with the slots before and after it, if the slots changed.
     @inlinable
     var slotsUpdate: SlotsUpdate<Item>? {
-        slotsChange.map {
+        current.slotsChange.map {
             SlotsUpdate(
                 previous: PagedSlots(
-                    items: previousItems, placeholdersBefore: previousPlaceholders.before,
-                    placeholdersAfter: previousPlaceholders.after),
-                slots: snapshot.slots, change: $0)
+                    items: previousItems, placeholdersBefore: current.previousPlaceholders.before,
+                    placeholdersAfter: current.previousPlaceholders.after),
+                slots: current.snapshot.slots, change: $0)
         }
     }
 
     /// The items change with the snapshots before and after it, if the items changed.
     @inlinable
     var itemsUpdate: ItemsUpdate<Item, Metadata>? {
-        itemsChange.map {
+        current.itemsChange.map {
             ItemsUpdate(
-                previous: previousItems, items: snapshot.items, change: $0, metadata: snapshot.metadata, anchor: anchor)
+                previous: previousItems, items: current.snapshot.items, change: $0, metadata: current.snapshot.metadata,
+                anchor: current.anchor)
         }
     }
-}
 
-extension PagingPublication {
-    /// How many stored properties ``release(at:)`` releases; a test holds it to the type's own count.
-    @usableFromInline static var releasedPropertyCount: Int { 11 }
-
-    /// Releases the publication at `address` one stored property at a time, leaving the memory
-    /// uninitialised.
-    ///
-    /// Releasing the publication whole goes through its generic value witness, which works out the
-    /// layout of every field from the type's metadata at run time; one property at a time, each release
-    /// is the property's own, specialised: a release for each reference, nothing for the rest.
+    /// The value of the derived list `id`, if it has one for ``current``.
     @inlinable
-    static func release(at address: UnsafeMutablePointer<PagingPublication>) {
-        PagingSnapshot.releaseProperties(of: &address.pointee.snapshot)
-        deinitializeInPlace(&address.pointee.itemsChange)
-        deinitializeInPlace(&address.pointee.previousItems)
-        deinitializeInPlace(&address.pointee.anchorRow)
-        deinitializeInPlace(&address.pointee.anchor)
-        deinitializeInPlace(&address.pointee.laterPageError)
-        deinitializeInPlace(&address.pointee.appliesPage)
-        deinitializeInPlace(&address.pointee.query)
-        deinitializeInPlace(&address.pointee.changesQuery)
-        deinitializeInPlace(&address.pointee.slotsChange)
-        deinitializeInPlace(&address.pointee.previousPlaceholders)
+    func derivedValue(_ id: Int) -> (any AnyObject & Sendable)? {
+        derived.first { $0.id == id }?.value
     }
 }
 
-extension PagingSnapshot {
-    /// Releases every stored property of `snapshot`, which is left uninitialised: only for a snapshot in
-    /// memory of one's own, behind an unsafe pointer, that nothing reads or releases again (see
-    /// ``init(fieldwise:)`` for why not whole).
-    @inlinable
-    static func releaseProperties(of snapshot: inout PagingSnapshot) {
-        deinitializeInPlace(&snapshot.state)
-        deinitializeInPlace(&snapshot.loadStates)
-        deinitializeInPlace(&snapshot.items)
-        deinitializeInPlace(&snapshot.pages)
-        deinitializeInPlace(&snapshot.total)
-        deinitializeInPlace(&snapshot.isEndReached)
-        deinitializeInPlace(&snapshot.metadata)
-        deinitializeInPlace(&snapshot.generation)
-        deinitializeInPlace(&snapshot.showsNextPageIndicator)
-        deinitializeInPlace(&snapshot.leadingCount)
-        deinitializeInPlace(&snapshot.stopReason)
-        deinitializeInPlace(&snapshot.placeholdersBefore)
-        deinitializeInPlace(&snapshot.placeholdersAfter)
-        deinitializeInPlace(&snapshot.isStale)
-        deinitializeInPlace(&snapshot.failureSerials)
-        deinitializeInPlace(&snapshot.stateFailureSerial)
-        deinitializeInPlace(&snapshot.listSerial)
-    }
-}
+/// The value of one derived list for one publication.
+@usableFromInline
+struct DerivedValue: Sendable {
+    /// The list's id, given when it was registered.
+    @usableFromInline let id: Int
+    /// The list's value, in a box of the list's own type.
+    @usableFromInline let value: any AnyObject & Sendable
 
-/// Deinitialises the memory of `value`, which the caller must not read again, nor let anything
-/// else release: the memory is the caller's own, behind an unsafe pointer.
-@inlinable @inline(__always)
-func deinitializeInPlace<Value>(_ value: inout Value) {
-    withUnsafeMutablePointer(to: &value) { _ = $0.move() }
+    @inlinable
+    init(id: Int, value: any AnyObject & Sendable) {
+        self.id = id
+        self.value = value
+    }
 }
