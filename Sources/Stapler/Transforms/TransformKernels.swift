@@ -34,24 +34,34 @@ struct SeparatorNeighbours: Hashable, Sendable {
 func sourceRows<Value: Sendable>(
     _ items: ContiguousArray<Value>, round: Int, nextID: inout Int
 ) -> TransformChunk<Value> {
-    var chunk = TransformChunk<Value>()
-    chunk.reserveCapacity(items.count)
-    for offset in items.indices {
-        chunk.append(TransformRow(items[offset], id: nextID, offset: offset, round: round))
-        nextID += 1
+    let first = nextID
+    nextID += items.count
+    return items.withUnsafeBufferPointer { items in
+        TransformChunk(unsafeUninitializedCapacity: items.count) { rows, count in
+            for offset in 0..<items.count {
+                (rows.baseAddress.unsafelyUnwrapped + offset).initialize(
+                    to: TransformRow(items[offset], id: first + offset, offset: offset, round: round))
+            }
+            count = items.count
+        }
     }
-    return chunk
 }
 
 /// The rows of a chunk as a snapshot holds them: its rows with a value.
 @inlinable
 func slots<Value: Sendable>(_ chunk: TransformChunk<Value>) -> ContiguousArray<TransformedRow<Value>> {
-    var slots = ContiguousArray<TransformedRow<Value>>()
-    slots.reserveCapacity(chunk.count)
-    for row in chunk {
-        if let value = row.value { slots.append(TransformedRow(value: value, offset: row.offset)) }
+    chunk.withUnsafeBufferPointer { chunk in
+        ContiguousArray(unsafeUninitializedCapacity: chunk.count) { slots, count in
+            var made = 0
+            for row in chunk {
+                guard let value = row.value else { continue }
+                (slots.baseAddress.unsafelyUnwrapped + made).initialize(
+                    to: TransformedRow(value: value, offset: row.offset))
+                made += 1
+            }
+            count = made
+        }
     }
-    return slots
 }
 
 /// The keys of a chunk's rows with a value, in order, appended to `keys`.
@@ -63,10 +73,16 @@ func appendKeys<Value: Sendable>(of chunk: TransformChunk<Value>, to keys: inout
 /// The keys of a chunk's rows with a value, in order.
 @inlinable
 func keys<Value: Sendable>(_ chunk: TransformChunk<Value>) -> ContiguousArray<RowKey> {
-    var keys = ContiguousArray<RowKey>()
-    keys.reserveCapacity(chunk.count)
-    appendKeys(of: chunk, to: &keys)
-    return keys
+    chunk.withUnsafeBufferPointer { chunk in
+        ContiguousArray(unsafeUninitializedCapacity: chunk.count) { keys, count in
+            var made = 0
+            for row in chunk where row.value != nil {
+                (keys.baseAddress.unsafelyUnwrapped + made).initialize(to: RowKey(id: row.id, round: row.round))
+                made += 1
+            }
+            count = made
+        }
+    }
 }
 
 /// The number of a chunk's rows with a value.
@@ -84,22 +100,28 @@ func elementRows<Input: Sendable, Output: Sendable>(
     _ rows: TransformChunk<Input>, lookup: [Int: TransformRow<Output>], round: Int,
     _ element: (Input) -> Output?
 ) -> TransformChunk<Output> {
-    var made = TransformChunk<Output>()
-    made.reserveCapacity(rows.count)
-    for row in rows {
-        guard let value = row.value else { continue }
-        if row.round != round {
-            if var kept = lookup[row.id] {
-                kept.offset = row.offset
-                made.append(kept)
+    rows.withUnsafeBufferPointer { rows in
+        TransformChunk(unsafeUninitializedCapacity: rows.count) { buffer, count in
+            var made = 0
+            for row in rows {
+                guard let value = row.value else { continue }
+                if row.round != round {
+                    if var kept = lookup[row.id] {
+                        kept.offset = row.offset
+                        (buffer.baseAddress.unsafelyUnwrapped + made).initialize(to: kept)
+                        made += 1
+                    }
+                    continue
+                }
+                if let mapped = element(value) {
+                    (buffer.baseAddress.unsafelyUnwrapped + made).initialize(
+                        to: TransformRow(mapped, id: row.id, offset: row.offset, round: round))
+                    made += 1
+                }
             }
-            continue
-        }
-        if let mapped = element(value) {
-            made.append(TransformRow(mapped, id: row.id, offset: row.offset, round: round))
+            count = made
         }
     }
-    return made
 }
 
 /// Where a chunk of a separators step lies: whether the list's top and bottom were reached, and whether
