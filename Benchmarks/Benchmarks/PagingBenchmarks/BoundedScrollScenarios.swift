@@ -10,63 +10,6 @@ import Stapler
 // row until the top ends. Each call loads one page at that edge, and the bound drops a page at the other
 // end in the same update. An observer holds the latest `items` snapshot, as a screen would.
 
-/// One row of the bounded list: 16 bytes, no reference, as P1's rows.
-struct BoundedRow: Sendable, Equatable, Codable {
-    let id: Int
-    let score: Double
-}
-
-/// An offset + total response of bounded rows; `Codable`, so a saved list of them encodes (P8).
-struct BoundedRowsResponse: PaginatedResponse, Codable {
-    let items: [BoundedRow]
-    let total: Int
-}
-
-/// The paginator of P7 and P8: rows, offsets, no query, the response as metadata, no error.
-typealias BoundedRowList = Paginator<BoundedRow, Int, Void, BoundedRowsResponse, Never>
-
-/// Counts the requests a source received (the benchmark runs on one thread).
-final class RequestCounter: @unchecked Sendable {
-    // Guarded by the benchmark's single thread: the source is synchronous.
-    @exclusivity(unchecked) var count = 0
-}
-
-/// A synchronous offset source over `total` rows that counts its requests in `counter`.
-func boundedSource(total: Int, counter: RequestCounter) -> PageSource<BoundedRow, Int, Void, BoundedRowsResponse, Never>
-{
-    .offset { offset, size, _ in
-        counter.count += 1
-        let end = min(offset + size, total)
-        let rows = (offset..<max(offset, end)).map { BoundedRow(id: $0, score: Double($0)) }
-        return SignalProducer(value: BoundedRowsResponse(items: rows, total: total))
-    }
-}
-
-/// The latest `items` snapshot an observer received, and the live heap's peak while it ran.
-final class LatestItems: @unchecked Sendable {
-    // Guarded by the benchmark's single thread: every notification arrives on the thread that loads.
-    @exclusivity(unchecked) var items = PagedItems<BoundedRow>()
-    @exclusivity(unchecked) var updates = 0
-    @exclusivity(unchecked) var peakHeap = 0
-    @exclusivity(unchecked) var baselineHeap = 0
-    @exclusivity(unchecked) var samplesHeap = false
-
-    /// Starts sampling the live heap: ``peakHeap`` becomes the most it grew past this point.
-    func startSampling() {
-        samplesHeap = true
-        peakHeap = 0
-        baselineHeap = Int(stapler_live_heap_bytes())
-    }
-
-    func keep(_ items: PagedItems<BoundedRow>) {
-        self.items = items
-        updates += 1
-        if samplesHeap {
-            peakHeap = max(peakHeap, Int(stapler_live_heap_bytes()) - baselineHeap)
-        }
-    }
-}
-
 /// The pages a P7 list keeps, and the pages its peak heap is measured against.
 let boundedMaxPages = 20
 let boundedHeapBudgetPages = 30

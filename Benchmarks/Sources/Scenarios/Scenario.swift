@@ -77,7 +77,7 @@ public struct Scenario {
 
 /// Every scenario, in the order of the issue.
 public func allScenarios() -> [Scenario] {
-    reactiveScenarios() + threadSafeFloorScenarios() + pagingScenarios() + appDeliveryScenarios()
+    reactiveScenarios() + threadSafeFloorScenarios() + pagingScenarios() + appDeliveryScenarios() + transformScenarios()
 }
 
 /// Where observers put what they receive, so the optimizer cannot drop the work.

@@ -43,7 +43,7 @@ extension ItemsDifference {
 
     /// The difference of two lists whose rows are matched: `oldIndexOfNew[i]` is the old row of new row
     /// `i` (-1 for an inserted row), `matched[j]` whether old row `j` has a new row.
-    @usableFromInline
+    @inlinable
     init<Item>(matching oldItems: [Item], to newItems: [Item], oldIndexOfNew: [Int], matched: [Bool]) {
         let compare = Self.contentComparison(of: Item.self)
         let staying = Self.longestIncreasingRun(oldIndexOfNew)
@@ -64,7 +64,7 @@ extension ItemsDifference {
 
     /// Marks the entries (by new index) that belong to one longest strictly increasing run of old
     /// indices; unmatched entries (-1) are skipped.
-    @usableFromInline
+    @inlinable
     static func longestIncreasingRun(_ values: [Int]) -> [Bool] {
         var tails: [Int] = []  // index into `values` of the smallest tail of each run length
         var previous = [Int](repeating: -1, count: values.count)

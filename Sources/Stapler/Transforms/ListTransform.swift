@@ -22,39 +22,41 @@
 public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     /// The steps, in order, each typed by the rows it takes and makes: the first takes `Item` rows, each
     /// next one the rows of the one before, and the last makes `Output` rows.
-    @usableFromInline let steps: [any TransformStep]
+    @usableFromInline let steps: [TransformStep]
     /// The header row of an edge state, already passed through the element steps added after it.
     @usableFromInline let header: (@Sendable (ListEdge) -> Output?)?
     /// The footer row of an edge state, already passed through the element steps added after it.
     @usableFromInline let footer: (@Sendable (ListEdge) -> Output?)?
     /// The step a transform without steps runs, so that its last layer is not its source layer.
-    @usableFromInline let identity: any TransformStep
-    /// The loops over source rows and over the rows the transform shows, compiled for their types.
-    @usableFromInline let sourceKernels: RowKernels<Item>
-    @usableFromInline let outputKernels: RowKernels<Output>
+    @usableFromInline let identity: TransformStep
+    /// Makes the pipeline that runs this transform (a ``TransformPipeline`` of `Item` and `Output` rows).
+    ///
+    /// Made here, in inlinable code, so the pipeline's per-page code is compiled in the caller's module
+    /// for `Item` and `Output`: every operator makes a new one.
+    @usableFromInline let makePipeline: @Sendable () -> AnyObject
 
-    @usableFromInline
+    @inlinable
     init(
-        steps: [any TransformStep], header: (@Sendable (ListEdge) -> Output?)?,
-        footer: (@Sendable (ListEdge) -> Output?)?, identity: any TransformStep, sourceKernels: RowKernels<Item>,
-        outputKernels: RowKernels<Output>
+        steps: [TransformStep], header: (@Sendable (ListEdge) -> Output?)?,
+        footer: (@Sendable (ListEdge) -> Output?)?, identity: TransformStep
     ) {
         self.steps = steps
         self.header = header
         self.footer = footer
         self.identity = identity
-        self.sourceKernels = sourceKernels
-        self.outputKernels = outputKernels
+        makePipeline = {
+            TransformPipeline<Item, Output>(
+                steps: steps.isEmpty ? [identity] : steps, header: header, footer: footer,
+                apply: { pipeline, input in pipeline.apply(input) })
+        }
     }
 
     /// The transform that shows every item as it is; chain operators on it:
     /// `ListTransform<Message, Message>().map { ... }`.
     @inlinable
     public init() where Output == Item {
-        let kernels = RowKernels<Item>()
         self.init(
-            steps: [], header: nil, footer: nil, identity: ElementStep<Item, Item> { $0 }, sourceKernels: kernels,
-            outputKernels: kernels)
+            steps: [], header: nil, footer: nil, identity: TransformStep.element { (item: Item) -> Item? in item })
     }
 
     /// Shows `transform` of each row.
@@ -64,7 +66,7 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     /// - Complexity: O(1) per row, when the row arrives.
     @inlinable
     public func map<New: Sendable>(_ transform: @escaping @Sendable (Output) -> New) -> ListTransform<Item, New> {
-        adding(ElementStep { transform($0) }, RowKernels<New>()) { transform($0) }
+        adding { transform($0) }
     }
 
     /// Shows `transform` of each row, leaving out the rows it maps to `nil`.
@@ -75,7 +77,7 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     public func compactMap<New: Sendable>(
         _ transform: @escaping @Sendable (Output) -> New?
     ) -> ListTransform<Item, New> {
-        adding(ElementStep(transform), RowKernels<New>(), transform)
+        adding(transform)
     }
 
     /// Shows only the rows `isIncluded` accepts.
@@ -87,7 +89,7 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     /// - Returns: The transform with this step added.
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Output) -> Bool) -> ListTransform<Item, Output> {
-        adding(ElementStep { isIncluded($0) ? $0 : nil }, outputKernels) { isIncluded($0) ? $0 : nil }
+        adding { isIncluded($0) ? $0 : nil }
     }
 
     /// Inserts the row `separator(before, after)` returns between each two neighbouring rows, and at the
@@ -113,8 +115,7 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
         _ separator: @escaping @Sendable (_ before: Output?, _ after: Output?) -> Output?
     ) -> ListTransform<Item, Output> {
         ListTransform(
-            steps: steps + [SeparatorStep(separator)], header: header, footer: footer, identity: identity,
-            sourceKernels: sourceKernels, outputKernels: outputKernels)
+            steps: steps + [TransformStep.separators(separator)], header: header, footer: footer, identity: identity)
     }
 
     /// Shows `header(edge)` above every row, when it is not `nil`.
@@ -127,9 +128,7 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     /// - Returns: The transform with a header.
     @inlinable
     public func header(_ header: @escaping @Sendable (ListEdge) -> Output?) -> ListTransform<Item, Output> {
-        ListTransform(
-            steps: steps, header: header, footer: footer, identity: identity, sourceKernels: sourceKernels,
-            outputKernels: outputKernels)
+        ListTransform(steps: steps, header: header, footer: footer, identity: identity)
     }
 
     /// Shows `footer(edge)` below every row, when it is not `nil`.
@@ -143,23 +142,17 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     /// - Returns: The transform with a footer.
     @inlinable
     public func footer(_ footer: @escaping @Sendable (ListEdge) -> Output?) -> ListTransform<Item, Output> {
-        ListTransform(
-            steps: steps, header: header, footer: footer, identity: identity, sourceKernels: sourceKernels,
-            outputKernels: outputKernels)
+        ListTransform(steps: steps, header: header, footer: footer, identity: identity)
     }
 
-    /// This transform followed by `step`, which shows `element` of each row (`kernels` are the loops over
-    /// its rows); the header and the footer go through `element` too.
+    /// This transform followed by the element step that shows `element` of each row; the header and the
+    /// footer go through `element` too.
     @inlinable
-    func adding<New: Sendable>(
-        _ step: ElementStep<Output, New>, _ kernels: RowKernels<New>,
-        _ element: @escaping @Sendable (Output) -> New?
-    ) -> ListTransform<Item, New> {
+    func adding<New: Sendable>(_ element: @escaping @Sendable (Output) -> New?) -> ListTransform<Item, New> {
         let header = header.map { header in { @Sendable edge in header(edge).flatMap(element) } }
         let footer = footer.map { footer in { @Sendable edge in footer(edge).flatMap(element) } }
         return ListTransform<Item, New>(
-            steps: steps + [step], header: header, footer: footer, identity: identity, sourceKernels: sourceKernels,
-            outputKernels: kernels)
+            steps: steps + [TransformStep.element(element)], header: header, footer: footer, identity: identity)
     }
 }
 

@@ -5,25 +5,34 @@
 /// in the new one); rows outside every segment did not change. A row present before and after is kept
 /// (an update if its value was computed this round, a move if its order among the kept rows changed);
 /// the others are removed or inserted.
+@usableFromInline
 struct ChangeSegments {
-    static let headerID = -3
-    static let footerID = -4
+    @usableFromInline static let headerID = -3
+    @usableFromInline static let footerID = -4
 
     /// Rows before: id and index.
     private var old: [(id: Int, index: Int)] = []
     /// Rows after: id, index, and whether the value was computed this round.
     private var new: [(id: Int, index: Int, round: Int)] = []
+    /// Runs of rows after that no row before can match (the rows of a chunk that showed none): their first
+    /// index and their count.
+    private var inserted: [(start: Int, count: Int)] = []
 
-    var isEmpty: Bool { old.isEmpty && new.isEmpty }
+    @usableFromInline
+    init() {}
 
     /// Adds the rows of a chunk before (from index `oldStart`) and after (from `newStart`), by their keys.
-    mutating func add<Old: Sequence, New: Sequence>(old rows: Old, at oldStart: Int, new newRows: New, at newStart: Int)
-    where Old.Element == RowKey, New.Element == RowKey {
+    @usableFromInline
+    mutating func add(
+        old rows: ContiguousArray<RowKey>, at oldStart: Int, new newRows: ContiguousArray<RowKey>, at newStart: Int
+    ) {
+        old.reserveCapacity(old.count + rows.count)
         var index = oldStart
         for row in rows {
             old.append((row.id, index))
             index += 1
         }
+        new.reserveCapacity(new.count + newRows.count)
         index = newStart
         for row in newRows {
             new.append((row.id, index, row.round))
@@ -31,8 +40,15 @@ struct ChangeSegments {
         }
     }
 
+    /// Adds `count` rows after, from index `start`, that no row before can match: they are inserted.
+    @usableFromInline
+    mutating func addInserted(count: Int, at start: Int) {
+        if count > 0 { inserted.append((start, count)) }
+    }
+
     /// Adds a header or footer row, at its index before and after (`nil` where there is none); it was
     /// computed this round.
+    @usableFromInline
     mutating func addEdgeRow(id: Int, old oldIndex: Int?, new newIndex: Int?) {
         if let oldIndex { old.append((id, oldIndex)) }
         if let newIndex { new.append((id, newIndex, Int.max)) }
@@ -40,11 +56,22 @@ struct ChangeSegments {
 
     /// The change that turns the previous snapshot (`oldCount` rows) into the new one, or `nil` if no
     /// row changed; and how many rows it inserted.
+    @usableFromInline
     func change(oldCount: Int, newCount: Int, round: Int, reloaded: Bool) -> (ItemsChange, Int)? {
         if reloaded { return oldCount == 0 && newCount == 0 ? nil : (.reloaded, newCount) }
+        if old.isEmpty, new.isEmpty, inserted.count == 1 {
+            // One run of new rows (a page added at an end): no identity to match.
+            let rows = inserted[0].start..<inserted[0].start + inserted[0].count
+            return (
+                rows.lowerBound == oldCount && rows.upperBound == newCount ? .appended(rows) : .inserted(rows),
+                rows.count
+            )
+        }
         if old.isEmpty {
             // Only new rows (a page added at an end): no identity to match.
-            let insertions = new.map(\.index).sorted()
+            var insertions = new.map(\.index)
+            appendInserted(to: &insertions)
+            insertions.sort()
             guard let first = insertions.first else { return nil }
             let rows = first..<first + insertions.count
             guard isRun(insertions) else {
@@ -69,6 +96,10 @@ struct ChangeSegments {
             } else {
                 insertions.append(row.index)
             }
+        }
+        if !inserted.isEmpty {
+            appendInserted(to: &insertions)
+            insertions.sort()
         }
         let removals = old.filter { !newIDs.contains($0.id) }.map(\.index).sorted()
         let staying = Set(longestIncreasingRun(kept.map(\.from)))
@@ -102,6 +133,11 @@ struct ChangeSegments {
         }
     }
 
+    /// Appends the indices of the runs of inserted rows to `indices`.
+    private func appendInserted(to indices: inout [Int]) {
+        for run in inserted { indices.append(contentsOf: run.start..<run.start + run.count) }
+    }
+
     /// Whether `indices` (ascending) are consecutive.
     private func isRun(_ indices: [Int]) -> Bool {
         indices.last.map { $0 - indices[0] == indices.count - 1 } ?? false
@@ -133,10 +169,12 @@ struct ChangeSegments {
 
 extension TransformedItems {
     /// The number of header rows: 0 or 1.
+    @inlinable
     var headerCount: Int { header == nil ? 0 : 1 }
 
     /// The index of the first row of chunk `index` (0 the top edge, `p + 1` source page `p`, then the
     /// bottom edge).
+    @inlinable
     func start(ofChunk index: Int) -> Int {
         if index == 0 { return headerCount }
         let page = index - 1

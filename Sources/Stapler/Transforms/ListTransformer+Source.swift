@@ -1,41 +1,44 @@
-extension ListTransformer {
-    /// How the chunks changed shape: source pages added at the bottom (at `position`, `count` of them),
-    /// at the top, or none.
-    enum Structure {
-        case same
-        case appended(position: Int, count: Int)
-        case prepended(count: Int)
+/// How the chunks of a transform's layers changed shape: source pages added at the bottom (at
+/// `position`, `count` of them), at the top, or none.
+@usableFromInline
+enum TransformStructure {
+    case same
+    case appended(position: Int, count: Int)
+    case prepended(count: Int)
 
-        /// The index before the change of the chunk at `index` after it, or `nil` for an added chunk.
-        func oldIndex(of index: Int) -> Int? {
-            switch self {
-            case .same: index
-            case .appended(let position, let count):
-                index < position ? index : index >= position + count ? index - count : nil
-            case .prepended(let count): index < 1 ? index : index > count ? index - count : nil
-            }
+    /// The index before the change of the chunk at `index` after it, or `nil` for an added chunk.
+    @inlinable
+    func oldIndex(of index: Int) -> Int? {
+        switch self {
+        case .same: index
+        case .appended(let position, let count):
+            index < position ? index : index >= position + count ? index - count : nil
+        case .prepended(let count): index < 1 ? index : index > count ? index - count : nil
         }
     }
+}
 
-    /// What the source layer's update leaves to do.
-    enum SourcePlan {
-        /// Run the steps on these chunks (ascending) of the new shape.
-        case chunks(Structure, changed: [Int])
-        /// Run the steps on every chunk; `reload` when no row kept its identity.
-        case rebuild(reload: Bool)
-    }
+/// What the source layer's update leaves to do.
+@usableFromInline
+enum SourcePlan {
+    /// Run the steps on these chunks (ascending) of the new shape.
+    case chunks(TransformStructure, changed: [Int])
+    /// Run the steps on every chunk; `reload` when no row kept its identity.
+    case rebuild(reload: Bool)
+}
 
+extension TransformPipeline {
     /// Updates layer 0 to the publication's items and says what the steps must recompute.
     ///
     /// Pages added at either end, and an insertion, a removal or an update within pages that stay, are
     /// applied to their chunks only. Anything else maps the identities of the whole list through the
     /// change and rebuilds the chunks.
-    func updateSource<Item: Sendable>(_ input: TransformInput<Item>) -> SourcePlan {
-        // Layer 0 holds the rows of the paginator's items: `Item` rows.
-        let layer = layers[0] as! TransformLayer<Item>
+    @inlinable
+    func updateSource(_ input: TransformInput<Item>) -> SourcePlan {
+        let layer = sourceLayer
         let (previous, items) = (input.previous, input.items)
         let (old, new) = (previous.pageCount, items.pageCount)
-        let tracked = (source as? PagedItems<Item>) ?? PagedItems()
+        let tracked = source
         if input.change == nil && items.isIdentical(to: tracked) { return .chunks(.same, changed: []) }
         guard layer.chunks.count == old + 2, tracked.isIdentical(to: previous) else {
             return rebuildSource(items, in: layer, mapping: nil)
@@ -93,7 +96,8 @@ extension ListTransformer {
     }
 
     /// Rebuilds layer 0 for `items`, keeping the identity of each row `change` says was kept.
-    private func rebuildSource<Item: Sendable>(
+    @inlinable
+    func rebuildSource(
         _ items: PagedItems<Item>, in source: TransformLayer<Item>, mapping change: ItemsChange?
     ) -> SourcePlan {
         let round = context.round
@@ -144,7 +148,8 @@ extension ListTransformer {
 
     /// The identities of a keyed difference's new rows: kept and moved rows keep theirs, inserted rows get
     /// none; `nil` if the difference does not fit the counts.
-    private func mapping(_ oldIDs: [Int], through difference: ItemsDifference, newCount: Int) -> [Int?]? {
+    @inlinable
+    func mapping(_ oldIDs: [Int], through difference: ItemsDifference, newCount: Int) -> [Int?]? {
         var ids = [Int?](repeating: nil, count: newCount)
         let removed = Set(difference.removals).union(difference.moves.map(\.from))
         let inserted = Set(difference.insertions).union(difference.moves.map(\.to))
@@ -160,15 +165,14 @@ extension ListTransformer {
     }
 
     /// A chunk of new source rows.
-    private func freshChunk<Item: Sendable>(
-        _ items: ContiguousArray<Item>, in layer: TransformLayer<Item>
-    ) -> TransformChunk<Item> {
-        // Layer 0 always has its kernel: the transformer sets it when it makes the layer.
-        layer.sourceRows.map { $0(items, context.round, &context.nextID) } ?? []
+    @inlinable
+    func freshChunk(_ items: ContiguousArray<Item>, in layer: TransformLayer<Item>) -> TransformChunk<Item> {
+        sourceRows(items, round: context.round, nextID: &context.nextID)
     }
 
     /// `chunk` with each row's offset set to its position.
-    private func renumbered<Item>(_ chunk: TransformChunk<Item>) -> TransformChunk<Item> {
+    @inlinable
+    func renumbered(_ chunk: TransformChunk<Item>) -> TransformChunk<Item> {
         var chunk = chunk
         for index in chunk.indices { chunk[index].offset = index }
         return chunk
@@ -176,10 +180,9 @@ extension ListTransformer {
 
     /// Inserts `chunks` into layer 0 (`source`) at `position`, and as many empty chunks into every other
     /// layer.
-    private func insertChunks<Item>(
-        _ chunks: [TransformChunk<Item>], into source: TransformLayer<Item>, at position: Int
-    ) {
+    @inlinable
+    func insertChunks(_ chunks: [TransformChunk<Item>], into source: TransformLayer<Item>, at position: Int) {
         source.chunks.insert(contentsOf: chunks, at: position)
-        for layer in layers.dropFirst() { layer.insertEmptyChunks(count: chunks.count, at: position) }
+        for stage in stages { stage.insertEmptyChunks(chunks.count, position) }
     }
 }

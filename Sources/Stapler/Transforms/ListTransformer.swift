@@ -7,50 +7,51 @@
 /// and the round in which its value was last computed; a step computes only the rows whose input is new or
 /// changed this round, and reuses the others, so each page is transformed once, when it arrives.
 ///
-/// A transformer is driven by one thread at a time: the one delivering its paginator's publications.
-final class ListTransformer<Output: Sendable>: @unchecked Sendable {
-    // Guarded by the engine's delivery queue: only its deliverer calls `apply`, one publication at a time
-    // (the queue delivers one thing at a time, on one thread); `init` runs before the transformer is
-    // registered with the engine. The layers, the stages and the context are this
-    // transformer's alone.
-    let makeHeader: (@Sendable (ListEdge) -> Output?)?
-    let makeFooter: (@Sendable (ListEdge) -> Output?)?
-    /// The loops over the rows of the snapshot, compiled for their type.
-    let kernels: RowKernels<Output>
+/// A pipeline is made by the closure of its ``ListTransform`` (see ``ListTransform/makePipeline``), in
+/// inlinable code: its per-page code below is inlinable too, so it runs compiled for `Item` and `Output` in
+/// the caller's module, with the steps' stages joined as closures compiled for their own rows. A pipeline
+/// is driven by one thread at a time: the one delivering its paginator's publications, through its
+/// ``ListTransformer``.
+@usableFromInline
+final class TransformPipeline<Item: Sendable, Output: Sendable> {
+    @usableFromInline let makeHeader: (@Sendable (ListEdge) -> Output?)?
+    @usableFromInline let makeFooter: (@Sendable (ListEdge) -> Output?)?
+    /// `apply(_:)` as compiled for `Item` and `Output` where the transform was built.
+    @usableFromInline let run: (TransformPipeline, TransformInput<Item>) -> (TransformedUpdate<Output>?, Int)
     /// The round, the identities and the ends of the list, shared with the stages.
-    let context = TransformContext()
-    /// Every layer, the source rows first, the rows of the snapshot last.
-    let layers: [any AnyTransformLayer]
+    @usableFromInline let context = TransformContext()
+    /// Layer 0: the source rows.
+    @usableFromInline let sourceLayer = TransformLayer<Item>()
     /// The stages, in order: stage `s` reads layer `s` and writes layer `s + 1`.
-    let stages: [any TransformStage]
+    @usableFromInline let stages: [TransformStage]
     /// The last layer: the rows of the snapshot.
-    let finalLayer: TransformLayer<Output>
-    var headerEdge: ListEdge?
-    var footerEdge: ListEdge?
-    /// The snapshot the transformer has made so far.
-    var output = TransformedItems<Output>()
+    @usableFromInline let finalLayer: TransformLayer<Output>
+    @usableFromInline var headerEdge: ListEdge?
+    @usableFromInline var footerEdge: ListEdge?
+    /// The snapshot the pipeline has made so far.
+    @usableFromInline var output = TransformedItems<Output>()
     /// The paginator's items the layers hold.
-    var source: (any SourcePageStarts)?
+    @usableFromInline var source = PagedItems<Item>()
 
-    init<Item>(_ transform: ListTransform<Item, Output>) {
-        makeHeader = transform.header
-        makeFooter = transform.footer
-        kernels = transform.outputKernels
-        // A transform without steps still keeps a layer of its own, so every layer has one before it.
-        let steps = transform.steps.isEmpty ? [transform.identity] : transform.steps
-        let source = TransformLayer<Item>()
-        source.sourceRows = transform.sourceKernels.sourceRows
-        var layers: [any AnyTransformLayer] = [source]
-        var stages: [any TransformStage] = []
+    /// A pipeline running `steps` (at least one), with the header and the footer they make.
+    @inlinable
+    init(
+        steps: [TransformStep], header: (@Sendable (ListEdge) -> Output?)?, footer: (@Sendable (ListEdge) -> Output?)?,
+        apply: @escaping (TransformPipeline, TransformInput<Item>) -> (TransformedUpdate<Output>?, Int)
+    ) {
+        makeHeader = header
+        makeFooter = footer
+        run = apply
+        var layer: AnyObject = sourceLayer
+        var stages: [TransformStage] = []
         for step in steps {
-            let (stage, output) = step.makeStage(input: layers[layers.count - 1], context: context)
+            let stage = step.makeStage(layer, context)
             stages.append(stage)
-            layers.append(output)
+            layer = stage.output
         }
-        self.layers = layers
         self.stages = stages
         // The steps were typed when the transform was built: the last one makes `Output` rows.
-        finalLayer = layers[layers.count - 1] as! TransformLayer<Output>
+        finalLayer = unsafeDowncast(layer, to: TransformLayer<Output>.self)
     }
 
     /// Transforms what changed in a publication and returns the transformed list's update, if its rows
@@ -58,7 +59,8 @@ final class ListTransformer<Output: Sendable>: @unchecked Sendable {
     ///
     /// - Complexity: O(rows of the pages that changed) for pages added at either end and for edits;
     ///   O(rows) for a refresh, a drop or a reload.
-    func apply<Item: Sendable>(_ input: TransformInput<Item>) -> (update: TransformedUpdate<Output>?, inserted: Int) {
+    @inlinable
+    func apply(_ input: TransformInput<Item>) -> (TransformedUpdate<Output>?, Int) {
         context.round += 1
         let round = context.round
         let previous = output
@@ -86,23 +88,30 @@ final class ListTransformer<Output: Sendable>: @unchecked Sendable {
             for stage in stages { stage.rebuild() }
             let final = finalLayer.chunks
             var body = PagedItems<TransformedRow<Output>>()
-            for index in final.indices.dropFirst().dropLast() { body = body.appending(kernels.slots(final[index])) }
+            for index in final.indices.dropFirst().dropLast() { body = body.appending(slots(final[index])) }
             output = TransformedItems(
-                header: header, leading: kernels.slots(final[0]), body: body,
-                trailing: kernels.slots(final[final.count - 1]),
+                header: header, leading: slots(final[0]), body: body, trailing: slots(final[final.count - 1]),
                 footer: footer, source: input.items)
-            segments.add(
-                old: old.flatMap(kernels.keys), at: previous.headerCount, new: final.flatMap(kernels.keys),
-                at: output.headerCount)
+            var oldKeys = ContiguousArray<RowKey>()
+            for chunk in old { appendKeys(of: chunk, to: &oldKeys) }
+            var newKeys = ContiguousArray<RowKey>()
+            for chunk in final { appendKeys(of: chunk, to: &newKeys) }
+            segments.add(old: oldKeys, at: previous.headerCount, new: newKeys, at: output.headerCount)
         case .chunks(let structure, let changed):
             let replaced = runStages(changed: changed, topChanged: topChanged, bottomChanged: bottomChanged)
             output = updatedOutput(structure: structure, replaced: replaced, header: header, footer: footer, input)
             for (index, old) in replaced {
                 let new = finalLayer.chunks[index]
                 guard !isUnchanged(old, new) else { continue }
+                let newStart = output.start(ofChunk: index)
+                if valueCount(old) == 0 {
+                    // Rows of a chunk that showed none: insertions, whatever their identities (ids are
+                    // never shared between chunks, so none of them was shown elsewhere before).
+                    segments.addInserted(count: valueCount(new), at: newStart)
+                    continue
+                }
                 let oldStart = structure.oldIndex(of: index).map { previous.start(ofChunk: $0) } ?? 0
-                segments.add(
-                    old: kernels.keys(old), at: oldStart, new: kernels.keys(new), at: output.start(ofChunk: index))
+                segments.add(old: keys(old), at: oldStart, new: keys(new), at: newStart)
             }
         }
         if headerChanged {
@@ -123,8 +132,9 @@ final class ListTransformer<Output: Sendable>: @unchecked Sendable {
     }
 
     /// The snapshot with the recomputed chunks of the last layer in place.
-    private func updatedOutput<Item>(
-        structure: Structure, replaced: [(index: Int, old: TransformChunk<Output>)], header: Output?,
+    @inlinable
+    func updatedOutput(
+        structure: TransformStructure, replaced: [(index: Int, old: TransformChunk<Output>)], header: Output?,
         footer: Output?, _ input: TransformInput<Item>
     ) -> TransformedItems<Output> {
         let final = finalLayer.chunks
@@ -134,18 +144,18 @@ final class ListTransformer<Output: Sendable>: @unchecked Sendable {
         case .same: break
         case .appended(let position, let count):
             added = position..<position + count
-            for index in added { body = body.appending(kernels.slots(final[index])) }
+            for index in added { body = body.appending(slots(final[index])) }
         case .prepended(let count):
             added = 1..<1 + count
-            for index in added.reversed() { body = body.prepending(kernels.slots(final[index])) }
+            for index in added.reversed() { body = body.prepending(slots(final[index])) }
         }
         for (index, old) in replaced where !added.contains(index) && !isUnchanged(old, final[index]) {
             if index == 0 {
-                leading = kernels.slots(final[0])
+                leading = slots(final[0])
             } else if index == final.count - 1 {
-                trailing = kernels.slots(final[index])
+                trailing = slots(final[index])
             } else {
-                body = body.replacingPage(at: index - 1, with: kernels.slots(final[index]))
+                body = body.replacingPage(at: index - 1, with: slots(final[index]))
             }
         }
         return TransformedItems(
@@ -156,19 +166,21 @@ final class ListTransformer<Output: Sendable>: @unchecked Sendable {
     /// neighbouring rows or edges changed).
     ///
     /// - Returns: The chunks of the last layer that were recomputed, ascending, each with its rows before.
-    private func runStages(
+    @inlinable
+    func runStages(
         changed: [Int], topChanged: Bool, bottomChanged: Bool
     ) -> [(index: Int, old: TransformChunk<Output>)] {
         finalLayer.startRecording()
         var changed = changed
         for stage in stages {
-            changed = stage.run(changed: changed, topChanged: topChanged, bottomChanged: bottomChanged)
+            changed = stage.run(changed, topChanged, bottomChanged)
         }
         return finalLayer.stopRecording()
     }
 
     /// Whether a recomputed chunk shows the same rows as before.
-    private func isUnchanged(_ old: TransformChunk<Output>, _ new: TransformChunk<Output>) -> Bool {
+    @inlinable
+    func isUnchanged(_ old: TransformChunk<Output>, _ new: TransformChunk<Output>) -> Bool {
         let round = context.round
         guard old.count == new.count else { return false }
         for (before, after) in zip(old, new) where before.id != after.id || after.round == round {
@@ -179,13 +191,58 @@ final class ListTransformer<Output: Sendable>: @unchecked Sendable {
     }
 }
 
+/// Runs a transform's pipeline for the engine: the entry point of a transformed list's per-page work.
+///
+/// The engine's hook is generic code compiled once for every row type; this shell hands each publication
+/// to the pipeline's `run`, compiled for the list's rows where the transform was built.
+///
+/// Not `Sendable`: a transformed list keeps it in a ``DelivererOwned``, and only its paginator's deliverer
+/// calls ``apply(_:)``, one publication at a time.
+final class ListTransformer<Output: Sendable> {
+    /// The pipeline: a ``TransformPipeline`` of the transform's `Item` and `Output` rows.
+    let pipeline: AnyObject
+    /// The snapshot the transformer has made so far.
+    private(set) var output = TransformedItems<Output>()
+
+    init<Item>(_ transform: ListTransform<Item, Output>) {
+        pipeline = transform.makePipeline()
+    }
+
+    /// Transforms what changed in a publication and returns the transformed list's update, if its rows
+    /// changed, and how many rows the change inserted.
+    ///
+    /// - Complexity: O(rows of the pages that changed) for pages added at either end and for edits;
+    ///   O(rows) for a refresh, a drop or a reload.
+    func apply<Item: Sendable>(_ input: TransformInput<Item>) -> (update: TransformedUpdate<Output>?, inserted: Int) {
+        // The pipeline was made by a `ListTransform<Item, Output>`, the transform this list was made with.
+        let pipeline = unsafeDowncast(pipeline, to: TransformPipeline<Item, Output>.self)
+        let (update, inserted) = pipeline.run(pipeline, input)
+        output = pipeline.output
+        return (update, inserted)
+    }
+}
+
 /// What the paginator published, as the transformer reads it.
+@usableFromInline
 struct TransformInput<Item: Sendable> {
-    var previous: PagedItems<Item>
-    var items: PagedItems<Item>
-    var change: ItemsChange?
-    var top: Bool
-    var bottom: Bool
-    var header: ListEdge
-    var footer: ListEdge
+    @usableFromInline var previous: PagedItems<Item>
+    @usableFromInline var items: PagedItems<Item>
+    @usableFromInline var change: ItemsChange?
+    @usableFromInline var top: Bool
+    @usableFromInline var bottom: Bool
+    @usableFromInline var header: ListEdge
+    @usableFromInline var footer: ListEdge
+
+    init(
+        previous: PagedItems<Item>, items: PagedItems<Item>, change: ItemsChange?, top: Bool, bottom: Bool,
+        header: ListEdge, footer: ListEdge
+    ) {
+        self.previous = previous
+        self.items = items
+        self.change = change
+        self.top = top
+        self.bottom = bottom
+        self.header = header
+        self.footer = footer
+    }
 }

@@ -93,8 +93,9 @@ extension Paginator {
         on core: TransformedListCore<Output>
     ) -> (TransformedPublication<Output>, added: Int) {
         let input = transformInput(snapshot, previous: previous, change: change)
-        guard let update = core.transformer.apply(input).update else {
-            return (TransformedPublication(items: core.transformer.output, update: nil, source: snapshot), 0)
+        let (update, output) = core.work.use { work in (work.transformer.apply(input).update, work.transformer.output) }
+        guard let update else {
+            return (TransformedPublication(items: output, update: nil, source: snapshot), 0)
         }
         let added =
             update.change == .reloaded
@@ -111,26 +112,33 @@ extension Paginator {
         guard publication.appliesPage, let change = publication.itemsChange else { return }
         let snapshot = publication.snapshot
         let inserted = max(added, 0)
-        switch change {
-        case .appended, .reloaded:
-            if case .reloaded = change { core.emptyPages = (0, 0) }
-            core.emptyPages.append = inserted > 0 ? 0 : core.emptyPages.append + 1
-            if inserted == 0, !snapshot.items.isEmpty, core.emptyPages.append <= limit, !snapshot.isEndReached,
-                case .idle(endReached: false) = snapshot.loadStates.append
-            {
-                _ = loadNextPage()
+        // Counted in the list's own state, then acted on with it let go of.
+        let load = core.work.use { work -> PageDirection? in
+            switch change {
+            case .appended, .reloaded:
+                if case .reloaded = change { work.emptyPages = (0, 0) }
+                work.emptyPages.append = inserted > 0 ? 0 : work.emptyPages.append + 1
+                guard inserted == 0, !snapshot.items.isEmpty, work.emptyPages.append <= limit, !snapshot.isEndReached,
+                    case .idle(endReached: false) = snapshot.loadStates.append
+                else { return nil }
+                return .append
+            case .inserted(let rows) where rows.lowerBound == 0 && snapshot.items.pageCount > previousPages:
+                work.emptyPages.prepend = inserted > 0 ? 0 : work.emptyPages.prepend + 1
+                guard inserted == 0, work.emptyPages.prepend <= limit,
+                    case .idle(endReached: false) = snapshot.loadStates.prepend
+                else { return nil }
+                return .prepend
+            case .difference:
+                work.emptyPages = (0, 0)
+                return nil
+            default:
+                return nil
             }
-        case .inserted(let rows) where rows.lowerBound == 0 && snapshot.items.pageCount > previousPages:
-            core.emptyPages.prepend = inserted > 0 ? 0 : core.emptyPages.prepend + 1
-            if inserted == 0, core.emptyPages.prepend <= limit,
-                case .idle(endReached: false) = snapshot.loadStates.prepend
-            {
-                _ = loadPreviousPage()
-            }
-        case .difference:
-            core.emptyPages = (0, 0)
-        default:
-            break
+        }
+        switch load {
+        case .append: _ = loadNextPage()
+        case .prepend: _ = loadPreviousPage()
+        default: break
         }
     }
 

@@ -1,63 +1,76 @@
 /// A separators step: a row between each two neighbouring rows, and at the ends of the list.
-@usableFromInline
-struct SeparatorStep<Value: Sendable>: TransformStep {
-    /// The separators of one chunk (see `separatorRows`), compiled for this row type.
-    @usableFromInline let separators:
-        @Sendable (
-            TransformChunk<Value>, _ last: TransformRow<Value>?, SeparatorEdges, _ round: Int, _ nextID: inout Int,
-            _ lookup: [SeparatorNeighbours: TransformRow<Value>]
-        ) -> TransformChunk<Value>
-
+extension TransformStep {
     /// The step that puts `separator(before, after)` between neighbours (`nil` at an edge of the list).
+    ///
+    /// Inlinable, and called from ``ListTransform/separators(_:)``: the stage it makes and its loops are
+    /// compiled for `Value` in the caller's module.
     @inlinable
-    init(_ separator: @escaping @Sendable (Value?, Value?) -> Value?) {
-        separators = { rows, last, edges, round, nextID, lookup in
-            separatorRows(rows, after: last, edges: edges, round: round, nextID: &nextID, lookup: lookup, separator)
+    static func separators<Value: Sendable>(
+        _ separator: @escaping @Sendable (Value?, Value?) -> Value?
+    ) -> TransformStep {
+        TransformStep { input, context in
+            // The chain was typed when it was built: the layer before this step holds its rows.
+            let stage = SeparatorStage<Value>(
+                input: unsafeDowncast(input, to: TransformLayer<Value>.self), separator: separator, context: context)
+            return TransformStage(
+                output: stage.output,
+                run: { changed, topChanged, bottomChanged in
+                    stage.run(changed: changed, topChanged: topChanged, bottomChanged: bottomChanged)
+                },
+                rebuild: { stage.rebuild() },
+                insertEmptyChunks: { count, position in stage.output.insertEmptyChunks(count: count, at: position) })
         }
-    }
-
-    @usableFromInline
-    func makeStage(input: any AnyTransformLayer, context: TransformContext) -> (
-        stage: any TransformStage, output: any AnyTransformLayer
-    ) {
-        // The chain was typed when it was built: the layer before this step holds its rows.
-        let stage = SeparatorStage(input: input as! TransformLayer<Value>, step: self, context: context)
-        return (stage, stage.output)
     }
 }
 
-/// Runs a ``SeparatorStep`` on the chunks of its input layer: each chunk gets a separator before each of
+/// Runs a separators step on the chunks of its input layer: each chunk gets a separator before each of
 /// its rows (the first one between the last row above the chunk and its first row), and the bottom
 /// edge's chunk one after the list's last row.
-final class SeparatorStage<Value: Sendable>: TransformStage {
-    let input: TransformLayer<Value>
-    let output = TransformLayer<Value>()
-    let step: SeparatorStep<Value>
-    let context: TransformContext
+@usableFromInline
+final class SeparatorStage<Value: Sendable> {
+    @usableFromInline let input: TransformLayer<Value>
+    @usableFromInline let output = TransformLayer<Value>()
+    @usableFromInline let separator: @Sendable (Value?, Value?) -> Value?
+    @usableFromInline let context: TransformContext
 
-    init(input: TransformLayer<Value>, step: SeparatorStep<Value>, context: TransformContext) {
+    @inlinable
+    init(
+        input: TransformLayer<Value>, separator: @escaping @Sendable (Value?, Value?) -> Value?,
+        context: TransformContext
+    ) {
         self.input = input
-        self.step = step
+        self.separator = separator
         self.context = context
     }
 
+    /// Recomputes the output chunks whose input chunks `changed` (ascending), the chunks after them
+    /// whose first separator's neighbour changed, and the edges' chunks when an edge changed.
+    ///
+    /// - Returns: The output chunks it recomputed, ascending.
+    @inlinable
     func run(changed: [Int], topChanged: Bool, bottomChanged: Bool) -> [Int] {
-        let chunks = input.chunks
-        var affected = Set(changed)
-        for index in changed where index < chunks.count - 1 {
-            affected.insert(firstChunkWithRows(after: index) ?? chunks.count - 1)
+        let count = input.chunks.count
+        var affected = changed
+        for index in changed where index < count - 1 {
+            affected.append(firstChunkWithRows(after: index) ?? count - 1)
         }
-        if topChanged, let first = firstChunkWithRows(after: -1) { affected.insert(first) }
-        if bottomChanged || (!changed.isEmpty && context.bottom) { affected.insert(chunks.count - 1) }
-        let recomputed = affected.sorted()
-        for index in recomputed {
+        if topChanged, let first = firstChunkWithRows(after: -1) { affected.append(first) }
+        if bottomChanged || (!changed.isEmpty && context.bottom) { affected.append(count - 1) }
+        affected.sort()
+        var recomputed: [Int] = []
+        recomputed.reserveCapacity(affected.count)
+        for index in affected where recomputed.last != index {
+            recomputed.append(index)
             let lookup = separatorLookup(output.chunks[index])
             output.replace(
-                index, with: separators(chunks[index], after: lastRow(before: index), index: index, lookup: lookup))
+                index,
+                with: separators(input.chunks[index], after: lastRow(before: index), index: index, lookup: lookup))
         }
         return recomputed
     }
 
+    /// Recomputes every output chunk, reusing the separators whose neighbours kept their identity.
+    @inlinable
     func rebuild() {
         var lookup: [SeparatorNeighbours: TransformRow<Value>] = [:]
         for chunk in output.chunks {
@@ -76,17 +89,20 @@ final class SeparatorStage<Value: Sendable>: TransformStage {
     }
 
     /// The separators of input chunk `index`, `rows`, after `last`, the last row above it.
-    private func separators(
+    @inlinable
+    func separators(
         _ rows: TransformChunk<Value>, after last: TransformRow<Value>?, index: Int,
         lookup: [SeparatorNeighbours: TransformRow<Value>]
     ) -> TransformChunk<Value> {
         let edges = SeparatorEdges(
             top: context.top, bottom: context.bottom, isBottomChunk: index == input.chunks.count - 1)
-        return step.separators(rows, last, edges, context.round, &context.nextID, lookup)
+        return separatorRows(
+            rows, after: last, edges: edges, round: context.round, nextID: &context.nextID, lookup: lookup, separator)
     }
 
     /// The separators of `old`, by their neighbours.
-    private func separatorLookup(_ old: TransformChunk<Value>) -> [SeparatorNeighbours: TransformRow<Value>] {
+    @inlinable
+    func separatorLookup(_ old: TransformChunk<Value>) -> [SeparatorNeighbours: TransformRow<Value>] {
         var lookup: [SeparatorNeighbours: TransformRow<Value>] = [:]
         for row in old where row.left != TransformRow<Value>.notSeparator {
             lookup[SeparatorNeighbours(left: row.left, right: row.right)] = row
@@ -95,7 +111,8 @@ final class SeparatorStage<Value: Sendable>: TransformStage {
     }
 
     /// The index of the first input chunk after `index` that holds a row, if any.
-    private func firstChunkWithRows(after index: Int) -> Int? {
+    @inlinable
+    func firstChunkWithRows(after index: Int) -> Int? {
         var next = index + 1
         while next < input.chunks.count {
             if input.chunks[next].contains(where: { $0.value != nil }) { return next }
@@ -105,7 +122,8 @@ final class SeparatorStage<Value: Sendable>: TransformStage {
     }
 
     /// The last input row above chunk `index`, if any.
-    private func lastRow(before index: Int) -> TransformRow<Value>? {
+    @inlinable
+    func lastRow(before index: Int) -> TransformRow<Value>? {
         var chunk = index - 1
         while chunk >= 0 {
             if let row = input.chunks[chunk].last(where: { $0.value != nil }) { return row }

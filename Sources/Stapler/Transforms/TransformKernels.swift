@@ -1,7 +1,7 @@
-// The loops over the rows of one page. They are inlinable, and the steps hold them as closures made in the
-// inlinable operators of `ListTransform`: the closures are compiled in the caller's module, where the rows'
-// types are known, so each page goes through code specialised for its rows, with one closure call per
-// page and step.
+// The loops over the rows of one page. They are inlinable, and only inlinable code calls them: the stages
+// and the pipeline, whose closures the inlinable operators of `ListTransform` make, so they are compiled in
+// the caller's module, where the rows' types are known, and each page goes through code specialised for
+// its rows, with one closure call per page and step.
 
 /// The identity of a row of the last layer, and the round its value was computed in.
 @usableFromInline
@@ -29,43 +29,68 @@ struct SeparatorNeighbours: Hashable, Sendable {
     }
 }
 
-/// The loops that make, show and identify the rows of one type, compiled where the type is known.
-@usableFromInline
-struct RowKernels<Value: Sendable>: Sendable {
-    /// The source rows of a page's items, each with a fresh id from `nextID`.
-    @usableFromInline let sourceRows:
-        @Sendable (_ items: ContiguousArray<Value>, _ round: Int, _ nextID: inout Int) -> TransformChunk<Value>
-    /// The rows of a chunk as a snapshot holds them: its rows with a value.
-    @usableFromInline let slots: @Sendable (TransformChunk<Value>) -> ContiguousArray<TransformedRow<Value>>
-    /// The keys of a chunk's rows with a value, in order.
-    @usableFromInline let keys: @Sendable (TransformChunk<Value>) -> ContiguousArray<RowKey>
-
-    @inlinable
-    init() {
-        sourceRows = { items, round, nextID in
-            var chunk = TransformChunk<Value>()
-            chunk.reserveCapacity(items.count)
-            for offset in items.indices {
-                chunk.append(TransformRow(items[offset], id: nextID, offset: offset, round: round))
-                nextID += 1
+/// The source rows of a page's items, each with a fresh id from `nextID`.
+@inlinable
+func sourceRows<Value: Sendable>(
+    _ items: ContiguousArray<Value>, round: Int, nextID: inout Int
+) -> TransformChunk<Value> {
+    let first = nextID
+    nextID += items.count
+    return items.withUnsafeBufferPointer { items in
+        TransformChunk(unsafeUninitializedCapacity: items.count) { rows, count in
+            for offset in 0..<items.count {
+                (rows.baseAddress.unsafelyUnwrapped + offset).initialize(
+                    to: TransformRow(items[offset], id: first + offset, offset: offset, round: round))
             }
-            return chunk
-        }
-        slots = { chunk in
-            var slots = ContiguousArray<TransformedRow<Value>>()
-            slots.reserveCapacity(chunk.count)
-            for row in chunk {
-                if let value = row.value { slots.append(TransformedRow(value: value, offset: row.offset)) }
-            }
-            return slots
-        }
-        keys = { chunk in
-            var keys = ContiguousArray<RowKey>()
-            keys.reserveCapacity(chunk.count)
-            for row in chunk where row.value != nil { keys.append(RowKey(id: row.id, round: row.round)) }
-            return keys
+            count = items.count
         }
     }
+}
+
+/// The rows of a chunk as a snapshot holds them: its rows with a value.
+@inlinable
+func slots<Value: Sendable>(_ chunk: TransformChunk<Value>) -> ContiguousArray<TransformedRow<Value>> {
+    chunk.withUnsafeBufferPointer { chunk in
+        ContiguousArray(unsafeUninitializedCapacity: chunk.count) { slots, count in
+            var made = 0
+            for row in chunk {
+                guard let value = row.value else { continue }
+                (slots.baseAddress.unsafelyUnwrapped + made).initialize(
+                    to: TransformedRow(value: value, offset: row.offset))
+                made += 1
+            }
+            count = made
+        }
+    }
+}
+
+/// The keys of a chunk's rows with a value, in order, appended to `keys`.
+@inlinable
+func appendKeys<Value: Sendable>(of chunk: TransformChunk<Value>, to keys: inout ContiguousArray<RowKey>) {
+    for row in chunk where row.value != nil { keys.append(RowKey(id: row.id, round: row.round)) }
+}
+
+/// The keys of a chunk's rows with a value, in order.
+@inlinable
+func keys<Value: Sendable>(_ chunk: TransformChunk<Value>) -> ContiguousArray<RowKey> {
+    chunk.withUnsafeBufferPointer { chunk in
+        ContiguousArray(unsafeUninitializedCapacity: chunk.count) { keys, count in
+            var made = 0
+            for row in chunk where row.value != nil {
+                (keys.baseAddress.unsafelyUnwrapped + made).initialize(to: RowKey(id: row.id, round: row.round))
+                made += 1
+            }
+            count = made
+        }
+    }
+}
+
+/// The number of a chunk's rows with a value.
+@inlinable
+func valueCount<Value: Sendable>(_ chunk: TransformChunk<Value>) -> Int {
+    var count = 0
+    for row in chunk where row.value != nil { count += 1 }
+    return count
 }
 
 /// An element step over one chunk: `element` of each row computed this round; the rows of `lookup` (by
@@ -75,22 +100,28 @@ func elementRows<Input: Sendable, Output: Sendable>(
     _ rows: TransformChunk<Input>, lookup: [Int: TransformRow<Output>], round: Int,
     _ element: (Input) -> Output?
 ) -> TransformChunk<Output> {
-    var made = TransformChunk<Output>()
-    made.reserveCapacity(rows.count)
-    for row in rows {
-        guard let value = row.value else { continue }
-        if row.round != round {
-            if var kept = lookup[row.id] {
-                kept.offset = row.offset
-                made.append(kept)
+    rows.withUnsafeBufferPointer { rows in
+        TransformChunk(unsafeUninitializedCapacity: rows.count) { buffer, count in
+            var made = 0
+            for row in rows {
+                guard let value = row.value else { continue }
+                if row.round != round {
+                    if var kept = lookup[row.id] {
+                        kept.offset = row.offset
+                        (buffer.baseAddress.unsafelyUnwrapped + made).initialize(to: kept)
+                        made += 1
+                    }
+                    continue
+                }
+                if let mapped = element(value) {
+                    (buffer.baseAddress.unsafelyUnwrapped + made).initialize(
+                        to: TransformRow(mapped, id: row.id, offset: row.offset, round: round))
+                    made += 1
+                }
             }
-            continue
-        }
-        if let mapped = element(value) {
-            made.append(TransformRow(mapped, id: row.id, offset: row.offset, round: round))
+            count = made
         }
     }
-    return made
 }
 
 /// Where a chunk of a separators step lies: whether the list's top and bottom were reached, and whether

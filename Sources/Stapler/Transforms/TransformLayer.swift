@@ -40,43 +40,43 @@ struct TransformRow<Value: Sendable>: Sendable {
 @usableFromInline
 typealias TransformChunk<Value: Sendable> = ContiguousArray<TransformRow<Value>>
 
-/// A layer of a transformed list whatever its row type: what the transformer does to every layer alike.
-@usableFromInline
-protocol AnyTransformLayer: AnyObject {
-    /// Inserts `count` empty chunks at `position`.
-    func insertEmptyChunks(count: Int, at position: Int)
-}
-
 /// The rows one step of a transform made (or the source rows), one chunk per source page, plus a chunk
 /// above the first page and one below the last: chunk 0 is the top edge, chunk `p + 1` source page `p`,
 /// the last chunk the bottom edge.
 ///
-/// Owned by one ``ListTransformer`` and used only by the thread driving it.
-final class TransformLayer<Value: Sendable>: AnyTransformLayer {
+/// Owned by one ``TransformPipeline`` and used only by the thread driving it.
+@usableFromInline
+final class TransformLayer<Value: Sendable> {
     /// The chunks, in order.
-    var chunks: ContiguousArray<TransformChunk<Value>> = [[], []]
-    /// For layer 0, the source rows of a page's items.
-    var sourceRows: (@Sendable (ContiguousArray<Value>, _ round: Int, _ nextID: inout Int) -> TransformChunk<Value>)?
+    @usableFromInline var chunks: ContiguousArray<TransformChunk<Value>> = [[], []]
     /// While recording, each chunk replaced through ``replace(_:with:)``, in order, with its rows before.
-    private(set) var replaced: [(index: Int, old: TransformChunk<Value>)]?
+    @usableFromInline var replaced: [(index: Int, old: TransformChunk<Value>)]?
+
+    @inlinable
+    init() {}
 
     /// Starts recording the chunks replaced.
+    @inlinable
     func startRecording() {
         replaced = []
     }
 
     /// Stops recording and returns the chunks replaced since ``startRecording()``.
+    @inlinable
     func stopRecording() -> [(index: Int, old: TransformChunk<Value>)] {
         defer { replaced = nil }
         return replaced ?? []
     }
 
     /// Sets chunk `index` to `chunk`, recording its rows before while recording.
+    @inlinable
     func replace(_ index: Int, with chunk: TransformChunk<Value>) {
         if replaced != nil { replaced?.append((index, chunks[index])) }
         chunks[index] = chunk
     }
 
+    /// Inserts `count` empty chunks at `position`.
+    @inlinable
     func insertEmptyChunks(count: Int, at position: Int) {
         chunks.insert(contentsOf: repeatElement([], count: count), at: position)
     }
@@ -85,44 +85,71 @@ final class TransformLayer<Value: Sendable>: AnyTransformLayer {
 /// What every step of one transformed list shares: the round, the identities handed out, and whether the
 /// ends of the list were reached.
 ///
-/// Owned by one ``ListTransformer`` and used only by the thread driving it.
+/// Owned by one ``TransformPipeline`` and used only by the thread driving it.
 @usableFromInline
 final class TransformContext {
     /// Increases with every publication; a row whose `round` equals it was computed for this one.
-    var round = 1
+    @usableFromInline var round = 1
     /// The next identity to hand out.
-    var nextID = 0
+    @usableFromInline var nextID = 0
     /// Whether the top and the bottom of the list were reached, as the separators last saw it.
-    var top = false
-    var bottom = false
+    @usableFromInline var top = false
+    @usableFromInline var bottom = false
+
+    @inlinable
+    init() {}
 
     /// A fresh id.
+    @inlinable
     func makeID() -> Int {
         defer { nextID += 1 }
         return nextID
     }
 }
 
-/// One step of a transform, running on the chunks of its input layer and writing its output layer, with
-/// its rows' types known to it: the transformer calls it once per publication, never once per row.
+/// One step of a transform joined to its input layer.
+///
+/// It reads that layer and writes its `output` layer, with its rows' types known to the closures, which
+/// were made where those types are known (see ``TransformStep``). The pipeline calls them once per
+/// publication, never once per row.
 @usableFromInline
-protocol TransformStage: AnyObject {
+struct TransformStage {
+    /// The layer the stage writes (a ``TransformLayer`` of the step's output rows).
+    @usableFromInline let output: AnyObject
     /// Recomputes the output chunks whose input chunks `changed` (ascending), and those a change next to
-    /// them or at an edge affects.
-    ///
-    /// - Returns: The output chunks it recomputed, ascending.
-    func run(changed: [Int], topChanged: Bool, bottomChanged: Bool) -> [Int]
-
+    /// them or at an edge affects (`topChanged`, `bottomChanged`); returns the output chunks it
+    /// recomputed, ascending.
+    @usableFromInline let run: (_ changed: [Int], _ topChanged: Bool, _ bottomChanged: Bool) -> [Int]
     /// Recomputes every output chunk, reusing the rows whose inputs kept their identity.
-    func rebuild()
+    @usableFromInline let rebuild: () -> Void
+    /// Inserts `count` empty chunks into the output layer at `position`.
+    @usableFromInline let insertEmptyChunks: (_ count: Int, _ position: Int) -> Void
+
+    @inlinable
+    init(
+        output: AnyObject, run: @escaping ([Int], Bool, Bool) -> [Int], rebuild: @escaping () -> Void,
+        insertEmptyChunks: @escaping (Int, Int) -> Void
+    ) {
+        self.output = output
+        self.run = run
+        self.rebuild = rebuild
+        self.insertEmptyChunks = insertEmptyChunks
+    }
 }
 
-/// A step of a transform as a value, typed by the rows it takes and makes; it makes its stage.
+/// A step of a transform as a value, typed by the rows it takes and makes when it was built: it joins
+/// itself to a layer of its input rows.
+///
+/// Its stage is made by a closure that the inlinable operators of ``ListTransform`` create, so the
+/// stage's loops are compiled in the caller's module for the step's row types.
 @usableFromInline
-protocol TransformStep: Sendable {
-    /// A stage running this step on `input`, which must be a layer of the rows the step takes, and the
-    /// layer it writes.
-    func makeStage(input: any AnyTransformLayer, context: TransformContext) -> (
-        stage: any TransformStage, output: any AnyTransformLayer
-    )
+struct TransformStep: Sendable {
+    /// A stage running this step on `input`, which must be a ``TransformLayer`` of the rows the step
+    /// takes.
+    @usableFromInline let makeStage: @Sendable (_ input: AnyObject, _ context: TransformContext) -> TransformStage
+
+    @inlinable
+    init(makeStage: @escaping @Sendable (AnyObject, TransformContext) -> TransformStage) {
+        self.makeStage = makeStage
+    }
 }

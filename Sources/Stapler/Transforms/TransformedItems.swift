@@ -7,17 +7,17 @@
 /// - Complexity: `count` is O(1); subscripting is O(log pages); iterating is O(1) per row, amortised.
 public struct TransformedItems<Output: Sendable>: RandomAccessCollection, Sendable {
     /// The header row, if any.
-    let header: Output?
+    @usableFromInline let header: Output?
     /// The rows above the first source page (a separator at the top edge).
-    let leading: ContiguousArray<TransformedRow<Output>>
+    @usableFromInline let leading: ContiguousArray<TransformedRow<Output>>
     /// The rows of each source page, one page each.
-    let body: PagedItems<TransformedRow<Output>>
+    @usableFromInline let body: PagedItems<TransformedRow<Output>>
     /// The rows below the last source page (a separator at the bottom edge).
-    let trailing: ContiguousArray<TransformedRow<Output>>
+    @usableFromInline let trailing: ContiguousArray<TransformedRow<Output>>
     /// The footer row, if any.
-    let footer: Output?
+    @usableFromInline let footer: Output?
     /// Where the source pages start, to map a row to its source row.
-    let source: (any SourcePageStarts)?
+    @usableFromInline let source: (any SourcePageStarts)?
 
     /// The number of rows.
     public let count: Int
@@ -27,6 +27,7 @@ public struct TransformedItems<Output: Sendable>: RandomAccessCollection, Sendab
         self.init(header: nil, leading: [], body: PagedItems(), trailing: [], footer: nil, source: nil)
     }
 
+    @inlinable
     init(
         header: Output?, leading: ContiguousArray<TransformedRow<Output>>, body: PagedItems<TransformedRow<Output>>,
         trailing: ContiguousArray<TransformedRow<Output>>, footer: Output?, source: (any SourcePageStarts)?
@@ -165,6 +166,7 @@ struct TransformedRow<Output: Sendable>: Sendable {
 }
 
 /// Where each page of a paginator's snapshot starts, whatever its item type.
+@usableFromInline
 protocol SourcePageStarts: Sendable {
     /// The number of items.
     var itemCount: Int { get }
@@ -173,9 +175,9 @@ protocol SourcePageStarts: Sendable {
 }
 
 extension PagedItems: SourcePageStarts {
-    var itemCount: Int { count }
+    @usableFromInline var itemCount: Int { count }
 
-    func start(ofPage page: Int) -> Int {
+    @usableFromInline func start(ofPage page: Int) -> Int {
         page < pageCount ? self.page(at: page).start : count
     }
 }

@@ -106,16 +106,19 @@ final class TransformedBox<Output: Sendable>: Sendable {
     }
 }
 
-/// What a transformed list's engine hook works on: the transformer.
-final class TransformedListCore<Output: Sendable>: @unchecked Sendable {
-    // Used by the paginator engine's deliverer only, one publication at a time (the delivery queue
-    // delivers one thing at a time); `init` runs before the list is registered with it.
-    let transformer: ListTransformer<Output>
-    /// How many pages in a row, at the bottom and at the top, added no transformed row; used like
-    /// ``transformer``.
-    var emptyPages = (append: 0, prepend: 0)
+/// What a transformed list's engine hook works on: the transformer and its counters, which only the
+/// paginator's deliverer uses.
+final class TransformedListCore<Output: Sendable>: Sendable {
+    let work: DelivererOwned<TransformWork<Output>>
 
     init(transformer: ListTransformer<Output>) {
-        self.transformer = transformer
+        work = DelivererOwned(TransformWork(transformer: transformer))
     }
+}
+
+/// A transformed list's own state, used by its paginator's deliverer only.
+struct TransformWork<Output: Sendable> {
+    let transformer: ListTransformer<Output>
+    /// How many pages in a row, at the bottom and at the top, added no transformed row.
+    var emptyPages = (append: 0, prepend: 0)
 }

@@ -39,6 +39,41 @@ struct TransformChainTests {
         }
     }
 
+    @Test(
+        "9.1, 9.2: a chain whose steps change the row type, with a header through its element steps, stays equal to its transform from scratch"
+    )
+    func typeChangingChain() {
+        guard case .separators(let decades) = TestStep.decades else {
+            Issue.record("TestStep.decades is a separators step")
+            return
+        }
+        // Int → String → Double → TRow: each step reads the layer of the one before, typed by its rows.
+        let chain = ListTransform<Int, Int>()
+            .header { $0.isListEmpty ? nil : 7 }
+            .map { String($0) }
+            .filter { Int($0).map { $0 % 3 != 0 } ?? true }
+            .compactMap { Int($0).map(Double.init) }
+            .map { TRow.item(Int($0) * 2) }
+            .separators(decades)
+            .footer { .footer($0.status) }
+        // The same, as test steps: 7 goes through the element steps to the item 14.
+        let reference = TestTransform(
+            steps: [.skipThrees, .double, .decades], header: { $0.isListEmpty ? nil : .item(14) },
+            footer: { .footer($0.status) })
+        for seed in 1...8 as ClosedRange<UInt64> {
+            var random = SplitMix(seed: seed)
+            let harness = TransformHarness(
+                chain, reference: reference, pageSize: 5, initialKey: seed.isMultiple(of: 2) ? 50 : nil,
+                deduplication: seed.isMultiple(of: 3) ? .by { $0 } : nil)
+            harness.paginator.refresh()
+            for _ in 0..<120 {
+                Self.step(harness, &random)
+            }
+            #expect(harness.rows == harness.expected, "seed \(seed)")
+            #expect(harness.mirror.failures.isEmpty, "seed \(seed): \(harness.mirror.failures.prefix(3))")
+        }
+    }
+
     static func step(_ harness: TransformHarness, _ random: inout SplitMix) {
         let paginator = harness.paginator
         let count = paginator.items.value.count

@@ -196,6 +196,19 @@ struct TransformHarness {
         mirror = TransformMirror(list, of: paginator, self.transform)
     }
 
+    /// A harness of a list made with `transform` itself, checked against `reference`, the same transform
+    /// as test steps, computed from scratch.
+    init(
+        _ transform: ListTransform<Int, TRow>, reference: TestTransform, pageSize: Int = 10, initialKey: Int? = nil,
+        deduplication: Deduplication<Int>? = nil
+    ) {
+        paginator = offsetPaginator(
+            server, pageSize: pageSize, initialKey: initialKey, deduplication: deduplication)
+        list = paginator.transformed(by: transform)
+        self.transform = reference
+        mirror = TransformMirror(list, of: paginator, reference)
+    }
+
     /// The transformed rows now.
     var rows: [TRow] { Array(list.items.value) }
 

@@ -1,5 +1,4 @@
 import Reactive
-import Scenarios
 import Stapler
 
 // P9 (T1 of issue 32): a transformed list (`filter`, `map` and date separators) over N = 100k and 1M rows
@@ -8,19 +7,19 @@ import Stapler
 // floor, the same closures run on plain arrays page by page with no paginator.
 
 /// A row of the feed: its id and its day (250 rows a day).
-enum FeedRow: Sendable {
+public enum FeedRow: Sendable {
     case post(id: Int)
     case day(Int)
 }
 
 /// The filter of P9: every seventh row out.
-let feedIsIncluded: @Sendable (BoundedRow) -> Bool = { !$0.id.isMultiple(of: 7) }
+public let feedIsIncluded: @Sendable (BoundedRow) -> Bool = { !$0.id.isMultiple(of: 7) }
 
 /// The map of P9: a row becomes a post row.
-let feedPost: @Sendable (BoundedRow) -> FeedRow = { FeedRow.post(id: $0.id) }
+public let feedPost: @Sendable (BoundedRow) -> FeedRow = { FeedRow.post(id: $0.id) }
 
 /// The separators of P9: a day row goes before the first post of each day (and at the top of the list).
-let feedDay: @Sendable (FeedRow?, FeedRow?) -> FeedRow? = { before, after in
+public let feedDay: @Sendable (FeedRow?, FeedRow?) -> FeedRow? = { before, after in
     guard case .post(let id)? = after else { return nil }
     if case .post(let previous)? = before, previous / 250 == id / 250 { return nil }
     return .day(id / 250)
@@ -28,21 +27,24 @@ let feedDay: @Sendable (FeedRow?, FeedRow?) -> FeedRow? = { before, after in
 
 /// The transform of P9: every row but each seventh becomes a post row, and a day row goes before the first
 /// post of each day (and at the top of the list).
-let feedTransform = ListTransform<BoundedRow, BoundedRow>()
+public let feedTransform = ListTransform<BoundedRow, BoundedRow>()
     .filter(feedIsIncluded)
     .map(feedPost)
     .separators(feedDay)
 
 /// The number of rows P9's transform shows for `items` source rows.
-func feedRowCount(_ items: Int) -> Int {
+public func feedRowCount(_ items: Int) -> Int {
     items - (items + 6) / 7 + (items + 249) / 250
 }
 
 /// Keeps every transformed snapshot an observer receives (one thread at a time).
-final class TransformedSnapshots<Row: Sendable>: @unchecked Sendable {
+public final class TransformedSnapshots<Row: Sendable>: @unchecked Sendable {
     // Guarded by the benchmark's single thread: every notification arrives on the thread that loads (in
     // P9-delivery, on the delivery queue, whose blocks run one at a time).
-    @exclusivity(unchecked) var kept: [TransformedItems<Row>] = []
+    @exclusivity(unchecked) public var kept: [TransformedItems<Row>] = []
+
+    /// No snapshot kept.
+    public init() {}
 }
 
 /// Keeps every page the floor of P9 transforms (the benchmark runs on one thread).
@@ -53,7 +55,7 @@ final class FloorPages: @unchecked Sendable {
 }
 
 /// Loads `items` rows into `list` in pages of 100.
-func loadAll(_ list: BoundedRowList, items: Int) {
+public func loadAll(_ list: BoundedRowList, items: Int) {
     list.refresh()
     for _ in 1..<(items + 99) / 100 {
         list.loadNextPage()
@@ -83,7 +85,7 @@ func transformFloor(items: Int, into pages: FloorPages) {
 }
 
 /// P9 at N = 100k and 1M: transformed, through the identity transform, untransformed, and the floor.
-func transformScenarios() -> [Scenario] {
+public func transformScenarios() -> [Scenario] {
     [100_000, 1_000_000].flatMap { items in
         [
             Scenario("P9-transformed-N=\(items)", size: items) { items, meter in
