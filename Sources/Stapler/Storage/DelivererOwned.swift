@@ -1,3 +1,5 @@
+import Reactive
+
 #if STAPLER_INTERNAL_CHECKS
     #if canImport(Glibc)
         import Glibc
@@ -7,7 +9,6 @@
         import Darwin
     #endif
 #endif
-import Reactive
 
 /// A value that only the thread delivering a paginator's publications uses, one use at a time: a
 /// transformed list's transformer and its counters.
