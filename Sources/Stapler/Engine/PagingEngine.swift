@@ -18,7 +18,7 @@ import Reactive
 /// concrete types runs no unspecialised generic code on its hot paths.
 @usableFromInline
 final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>:
-    @unchecked Sendable
+    Sendable
 {
     @usableFromInline typealias Machine = PagingMachine<Item, Key, Query, Metadata, Failure>
     @usableFromInline typealias Snapshot = PagingSnapshot<Item, Metadata, Failure>

@@ -36,32 +36,24 @@ func sourceRows<Value: Sendable>(
 ) -> TransformChunk<Value> {
     let first = nextID
     nextID += items.count
-    return items.withUnsafeBufferPointer { items in
-        TransformChunk(unsafeUninitializedCapacity: items.count) { rows, count in
-            for offset in 0..<items.count {
-                (rows.baseAddress.unsafelyUnwrapped + offset).initialize(
-                    to: TransformRow(items[offset], id: first + offset, offset: offset, round: round))
-            }
-            count = items.count
-        }
+    var rows = TransformChunk<Value>()
+    rows.reserveCapacity(items.count)
+    for offset in items.indices {
+        rows.append(TransformRow(items[offset], id: first + offset, offset: offset, round: round))
     }
+    return rows
 }
 
 /// The rows of a chunk as a snapshot holds them: its rows with a value.
 @inlinable
 func slots<Value: Sendable>(_ chunk: TransformChunk<Value>) -> ContiguousArray<TransformedRow<Value>> {
-    chunk.withUnsafeBufferPointer { chunk in
-        ContiguousArray(unsafeUninitializedCapacity: chunk.count) { slots, count in
-            var made = 0
-            for row in chunk {
-                guard let value = row.value else { continue }
-                (slots.baseAddress.unsafelyUnwrapped + made).initialize(
-                    to: TransformedRow(value: value, offset: row.offset))
-                made += 1
-            }
-            count = made
-        }
+    var slots = ContiguousArray<TransformedRow<Value>>()
+    slots.reserveCapacity(chunk.count)
+    for row in chunk {
+        guard let value = row.value else { continue }
+        slots.append(TransformedRow(value: value, offset: row.offset))
     }
+    return slots
 }
 
 /// The keys of a chunk's rows with a value, in order, appended to `keys`.
@@ -73,16 +65,10 @@ func appendKeys<Value: Sendable>(of chunk: TransformChunk<Value>, to keys: inout
 /// The keys of a chunk's rows with a value, in order.
 @inlinable
 func keys<Value: Sendable>(_ chunk: TransformChunk<Value>) -> ContiguousArray<RowKey> {
-    chunk.withUnsafeBufferPointer { chunk in
-        ContiguousArray(unsafeUninitializedCapacity: chunk.count) { keys, count in
-            var made = 0
-            for row in chunk where row.value != nil {
-                (keys.baseAddress.unsafelyUnwrapped + made).initialize(to: RowKey(id: row.id, round: row.round))
-                made += 1
-            }
-            count = made
-        }
-    }
+    var keys = ContiguousArray<RowKey>()
+    keys.reserveCapacity(chunk.count)
+    for row in chunk where row.value != nil { keys.append(RowKey(id: row.id, round: row.round)) }
+    return keys
 }
 
 /// The number of a chunk's rows with a value.
@@ -100,28 +86,22 @@ func elementRows<Input: Sendable, Output: Sendable>(
     _ rows: TransformChunk<Input>, lookup: [Int: TransformRow<Output>], round: Int,
     _ element: (Input) -> Output?
 ) -> TransformChunk<Output> {
-    rows.withUnsafeBufferPointer { rows in
-        TransformChunk(unsafeUninitializedCapacity: rows.count) { buffer, count in
-            var made = 0
-            for row in rows {
-                guard let value = row.value else { continue }
-                if row.round != round {
-                    if var kept = lookup[row.id] {
-                        kept.offset = row.offset
-                        (buffer.baseAddress.unsafelyUnwrapped + made).initialize(to: kept)
-                        made += 1
-                    }
-                    continue
-                }
-                if let mapped = element(value) {
-                    (buffer.baseAddress.unsafelyUnwrapped + made).initialize(
-                        to: TransformRow(mapped, id: row.id, offset: row.offset, round: round))
-                    made += 1
-                }
+    var made = TransformChunk<Output>()
+    made.reserveCapacity(rows.count)
+    for row in rows {
+        guard let value = row.value else { continue }
+        if row.round != round {
+            if var kept = lookup[row.id] {
+                kept.offset = row.offset
+                made.append(kept)
             }
-            count = made
+            continue
+        }
+        if let mapped = element(value) {
+            made.append(TransformRow(mapped, id: row.id, offset: row.offset, round: round))
         }
     }
+    return made
 }
 
 /// Where a chunk of a separators step lies: whether the list's top and bottom were reached, and whether
