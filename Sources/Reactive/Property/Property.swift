@@ -135,6 +135,7 @@ public final class Property<Value: Sendable>: Sendable {
     }
 
     /// Makes a property reading its value through `projection`, with `signal` as its changes.
+    @usableFromInline
     init(projecting projection: PropertyProjection<Value>, signal: Signal<Value, Never>) {
         self.backing = .projected(projection)
         self.signal = signal
@@ -152,6 +153,7 @@ public final class Property<Value: Sendable>: Sendable {
 
     /// Attaches `observer` and sends it the current value first, atomically with the attachment; see
     /// ``producer``.
+    @usableFromInline
     func observeCurrentAndChanges(_ observer: Signal<Value, Never>.Observer) -> any Disposable {
         switch backing {
         case .stored(let storage): storage.observeCurrentAndChanges(observer)

@@ -93,12 +93,33 @@ extension PagingEngine {
     /// other queues behind the running drain.
     @inlinable
     func stage(_ delivery: Delivery, in state: inout State, drain: inout SignalDrain?) {
+        attachDeliverer(&state)
         switch deliveries.stage(delivery) {
         case .some(let started):
             state.delivery.drains += 1
             drain = consume started
         case .none:
             break
+        }
+    }
+
+    /// Makes the deliverer observe the delivery queue, unless it does; called under the state lock by each
+    /// staging.
+    ///
+    /// It is done here rather than in the initializer because this method is specialised in the client's
+    /// module: the observer calls the specialised deliverer, so a publication reaches the observers with no
+    /// unspecialised generic code on the way. The first staging comes from a transition, which is
+    /// specialised; a derived list registered before any is added directly (see ``registerDerived(_:)``).
+    @inlinable
+    func attachDeliverer(_ state: inout State) {
+        guard !state.isDelivererAttached else { return }
+        state.isDelivererAttached = true
+        let deliverer = deliverer
+        if let deliveryScheduler {
+            let engine = WeakReference(self)
+            deliveryQueue.observeValues { deliverer.hop($0, to: deliveryScheduler, engine: engine) }
+        } else {
+            deliveryQueue.observeValues { deliverer.deliver($0) }
         }
     }
 

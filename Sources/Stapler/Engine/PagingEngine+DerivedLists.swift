@@ -112,7 +112,15 @@ extension PagingEngine {
         let (update, catchUp) = make(base, id)
         let registration = DerivedRegistration(id: id, baseSerial: base.serial, update: update, catchUp: catchUp)
         var drain: SignalDrain?
-        state.withLock { state in stage(.register(registration), in: &state, drain: &drain) }
+        state.withLock { state in
+            // Before the first staging nothing was ever delivered: the list joins at once, made from the
+            // initial publication, so this unspecialised call never makes the deliverer's observer.
+            guard state.isDelivererAttached else {
+                _ = derivedLists.register(registration, current: base)
+                return
+            }
+            stage(.register(registration), in: &state, drain: &drain)
+        }
         if let drain = drain.take() { run(drain) }
         resumeSettledIfQuiescent()
     }

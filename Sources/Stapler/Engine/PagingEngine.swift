@@ -32,6 +32,10 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @usableFromInline let state: LockedState<State>
     /// The delivery queue's input: publications, outcomes and registrations, staged under the state lock.
     @usableFromInline let deliveries: StagedSignalInput<Delivery>
+    /// The delivery queue, which the deliverer observes from the first staging on.
+    @usableFromInline let deliveryQueue: Signal<Delivery, Never>
+    /// What delivers each thing the queue carries.
+    @usableFromInline let deliverer: Deliverer
     /// The published value every property of the paginator projects: the current publication and the
     /// one before it.
     @usableFromInline let publication: Property<PublicationChange<Item, Query, Metadata, Failure>>
@@ -89,6 +93,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         @usableFromInline var delivery = DeliveryProgress()
         /// The id of the next list derived from the paginator.
         @usableFromInline var nextDerivedID = 0
+        /// Whether the deliverer observes the delivery queue: from the first staging on (see
+        /// ``PagingEngine/attachDeliverer(_:)``).
+        @usableFromInline var isDelivererAttached = false
         /// The callers of `settled()` and `progressed()` waiting on the engine, by id.
         @usableFromInline var settleWaiters: [UInt64: SettleWaiter] = [:]
         /// The id of the latest caller of `settled()`.
@@ -150,16 +157,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         (publication, publicationInput) = PropertyGroup.makeProperty(
             PublicationChange(previous: initial, current: initial, previousItems: PagedItems()))
         publishedValues = LockedState(Array(repeating: nil, count: PublishedProperty.allCases.count))
-        let (queue, input) = StagedSignalInput<Delivery>.make()
-        deliveries = input
-        let deliverer = Deliverer(
+        (deliveryQueue, deliveries) = StagedSignalInput<Delivery>.make()
+        deliverer = Deliverer(
             state: state, publication: publicationInput, identities: identities, gate: gate, derived: derivedLists)
-        if let deliveryScheduler {
-            let engine = WeakReference(self)
-            queue.observeValues { deliverer.hop($0, to: deliveryScheduler, engine: engine) }
-        } else {
-            queue.observeValues { deliverer.deliver($0) }
-        }
     }
 
     deinit {

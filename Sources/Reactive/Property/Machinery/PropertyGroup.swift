@@ -36,8 +36,8 @@ package struct PropertyInput<Value: Sendable>: Sendable {
     @inlinable
     package func replace(_ makeValue: (Value) -> Value) -> Value {
         storage.modify { value in
-            let replaced = value
-            value = makeValue(replaced)
+            var replaced = makeValue(value)
+            swap(&value, &replaced)
             return replaced
         }
     }

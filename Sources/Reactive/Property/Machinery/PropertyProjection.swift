@@ -9,8 +9,9 @@ final class PropertyProjection<Value: Sendable>: Sendable {
     /// Reads the projection of the source's current value.
     @usableFromInline let read: @Sendable () -> Value
     /// Attaches an observer to the source, sending it the projection of the current value first.
-    let attach: @Sendable (Signal<Value, Never>.Observer) -> any Disposable
+    @usableFromInline let attach: @Sendable (Signal<Value, Never>.Observer) -> any Disposable
 
+    @usableFromInline
     init(
         read: @escaping @Sendable () -> Value,
         attach: @escaping @Sendable (Signal<Value, Never>.Observer) -> any Disposable
@@ -21,6 +22,7 @@ final class PropertyProjection<Value: Sendable>: Sendable {
 
     /// Attaches `observer`: the projection of the source's current value, then each change the projection
     /// passes on, with no gap and no duplicate.
+    @usableFromInline
     func observeCurrentAndChanges(_ observer: Signal<Value, Never>.Observer) -> any Disposable {
         attach(observer)
     }
@@ -41,7 +43,7 @@ extension Property {
     ///     deliveries, once per change, however many observers the projection has.
     /// - Returns: The projection. It keeps this property alive, and its signal completes when this
     ///   property's does.
-    @usableFromInline
+    @inlinable
     package func projection<Projected: Sendable>(
         _ project: @escaping @Sendable (Value) -> Projected,
         changes: @escaping @Sendable (Value) -> Projected?
