@@ -39,6 +39,7 @@ public typealias BoundedRowList = Paginator<BoundedRow, Int, Void, BoundedRowsRe
 /// Counts the requests a source received (the benchmark runs on one thread).
 public final class RequestCounter: @unchecked Sendable {
     // Guarded by the benchmark's single thread: the source is synchronous.
+    /// How many requests the source received.
     @exclusivity(unchecked) public var count = 0
 
     /// A counter at 0.
@@ -59,7 +60,9 @@ public func boundedSource(total: Int, counter: RequestCounter) -> PageSource<Bou
 /// The latest `items` snapshot an observer received, and the live heap's peak while it ran.
 public final class LatestItems: @unchecked Sendable {
     // Guarded by the benchmark's single thread: every notification arrives on the thread that loads.
+    /// The latest `items` snapshot received.
     @exclusivity(unchecked) public var items = PagedItems<BoundedRow>()
+    /// How many snapshots were received.
     @exclusivity(unchecked) public var updates = 0
     @exclusivity(unchecked) public var peakHeap = 0
     @exclusivity(unchecked) public var baselineHeap = 0
