@@ -64,8 +64,11 @@ public final class LatestItems: @unchecked Sendable {
     @exclusivity(unchecked) public var items = PagedItems<BoundedRow>()
     /// How many snapshots were received.
     @exclusivity(unchecked) public var updates = 0
+    /// The most the live heap grew past ``baselineHeap`` while sampling.
     @exclusivity(unchecked) public var peakHeap = 0
+    /// The live heap when sampling started.
     @exclusivity(unchecked) public var baselineHeap = 0
+    /// Whether each snapshot samples the live heap.
     @exclusivity(unchecked) public var samplesHeap = false
 
     /// An observer that has received nothing.
