@@ -47,8 +47,9 @@ public final class RequestCounter: @unchecked Sendable {
 }
 
 /// A synchronous offset source over `total` rows that counts its requests in `counter`.
-public func boundedSource(total: Int, counter: RequestCounter) -> PageSource<BoundedRow, Int, Void, BoundedRowsResponse, Never>
-{
+public func boundedSource(total: Int, counter: RequestCounter) -> PageSource<
+    BoundedRow, Int, Void, BoundedRowsResponse, Never
+> {
     .offset { offset, size, _ in
         counter.count += 1
         let end = min(offset + size, total)
@@ -81,6 +82,7 @@ public final class LatestItems: @unchecked Sendable {
         baselineHeap = Int(stapler_live_heap_bytes())
     }
 
+    /// Keeps `items` as the latest snapshot and samples the live heap if asked to.
     public func keep(_ items: PagedItems<BoundedRow>) {
         self.items = items
         updates += 1
@@ -89,4 +91,3 @@ public final class LatestItems: @unchecked Sendable {
         }
     }
 }
-

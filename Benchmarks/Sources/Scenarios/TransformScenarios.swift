@@ -41,6 +41,7 @@ public func feedRowCount(_ items: Int) -> Int {
 public final class TransformedSnapshots<Row: Sendable>: @unchecked Sendable {
     // Guarded by the benchmark's single thread: every notification arrives on the thread that loads (in
     // P9-delivery, on the delivery queue, whose blocks run one at a time).
+    /// The snapshots received, in order.
     @exclusivity(unchecked) public var kept: [TransformedItems<Row>] = []
 
     /// No snapshot kept.
