@@ -28,6 +28,23 @@ struct PublicationReleaseTests {
 
     typealias RowPaginator = Paginator<Row, Int, Void, Rows, Never>
 
+    @Test("Releasing a paginator frees the rows it shows: its delivery queue lets go of its state")
+    func releasedPaginatorFreesItsRows() {
+        let released = Locked<[Int]>([])
+        do {
+            let paginator = RowPaginator(
+                source: .offset { offset, size, _ in
+                    let rows = (offset..<offset + size).map { id in Row(id: id) { released.append($0) } }
+                    return SignalProducer(value: Rows(items: rows, total: 30))
+                }, pageSize: 10)
+            paginator.refresh()
+            paginator.loadNextPage()
+            #expect(paginator.items.value.count == 20)
+            #expect(released.value.isEmpty)
+        }
+        #expect(Set(released.value) == Set(0..<20), "every row shown goes with the paginator")
+    }
+
     @Test("A replaced publication is released with no lock held: a dropped row's deinit may call the paginator")
     func releasedWithNoLockHeld() {
         let paginator = Locked<RowPaginator?>(nil)

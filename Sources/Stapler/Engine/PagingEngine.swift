@@ -178,6 +178,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         }
         loads.disposeAll()
         retryTimer?.dispose()
+        // The queue's observer entry and the queue refer to each other: ending the queue lets both go, and
+        // with them the deliverer and the state it holds.
+        deliveries.sendCompleted()
         // Whoever still waits hears that the loads ended with the paginator.
         for waiter in waiters.values.joined() { waiter(.cancelled) }
         for waiter in edgeWaiters.joined() { waiter(.cancelled) }
