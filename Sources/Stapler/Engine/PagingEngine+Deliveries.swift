@@ -62,10 +62,12 @@ extension PagingEngine {
                 effects.itemsChange, count: state.machine.snapshot.items.count,
                 delivered: UInt64(truncatingIfNeeded: gate.deliveredSerial.relaxedLoad()))
             let publication = Publication(
-                snapshot: state.machine.snapshot, itemsChange: effects.itemsChange, anchorRow: effects.anchor,
-                laterPageError: effects.laterPageError, appliesPage: effects.appliesPage,
-                query: state.machine.query, changesQuery: effects.changesQuery, slotsChange: effects.slotsChange,
-                previousPlaceholders: effects.previousPlaceholders ?? (0, 0), serial: state.changes.latestSerial)
+                PublicationContents(
+                    snapshot: state.machine.snapshot, itemsChange: effects.itemsChange, anchorRow: effects.anchor,
+                    laterPageError: effects.laterPageError, appliesPage: effects.appliesPage,
+                    query: state.machine.query, changesQuery: effects.changesQuery, slotsChange: effects.slotsChange,
+                    previousPlaceholders: effects.previousPlaceholders ?? (0, 0)),
+                serial: state.changes.latestSerial)
             stage(.publication(publication, previousItems: consume previousItems), in: &state, drain: &drain)
         }
         for (settled, outcome) in effects.firstPageOutcomes {
@@ -208,11 +210,12 @@ extension PagingEngine {
             switch delivery {
             case .publication(let made, let previousItems):
                 var publication = made
-                if let identities, publication.needsKeyedDifference(previousItems: previousItems) {
+                if let identities, publication.contents.needsKeyedDifference(previousItems: previousItems) {
                     publication = Self.keyed(publication, previousItems: previousItems, by: identities)
                 }
                 gate.recordDelivered(
-                    leadingCount: publication.snapshot.leadingCount, listSerial: publication.snapshot.listSerial,
+                    leadingCount: publication.contents.snapshot.leadingCount,
+                    listSerial: publication.contents.snapshot.listSerial,
                     serial: publication.serial)
                 let values = derived.deliver(publication, previousItems: previousItems)
                 // The value replaced goes with no lock held: releasing a publication can run user code (an
@@ -230,7 +233,8 @@ extension PagingEngine {
                 }
                 let replaced = self.publication.replace { change in
                     PublicationChange(
-                        previous: change.current, current: change.current, previousItems: change.current.snapshot.items,
+                        previous: change.current, current: change.current,
+                        previousItems: change.current.contents.snapshot.items,
                         derived: change.derived.filter { $0.id != caughtUp.id } + [caughtUp], caughtUpList: caughtUp.id)
                 }
                 withExtendedLifetime(replaced) {}
@@ -242,10 +246,11 @@ extension PagingEngine {
         static func keyed(
             _ publication: Publication, previousItems old: PagedItems<Item>, by identities: ItemIdentities<Item>
         ) -> Publication {
-            let new = publication.snapshot.items
-            let change = old.isEmpty ? publication.itemsChange : .difference(identities.difference(old, new))
-            let anchor = publication.anchorRow.map { identities.anchor($0, old, new) }
-            return publication.with(itemsChange: change, anchor: anchor)
+            let new = publication.contents.snapshot.items
+            let change = old.isEmpty ? publication.contents.itemsChange : .difference(identities.difference(old, new))
+            let anchor = publication.contents.anchorRow.map { identities.anchor($0, old, new) }
+            return Publication(
+                publication.contents.with(itemsChange: change, anchor: anchor), serial: publication.serial)
         }
 
         /// Queues `delivery` for the hop to `scheduler`, and schedules the hop unless one is scheduled or

@@ -48,7 +48,7 @@ extension PagingEngine {
     func edit(
         at row: Int, insertion: Bool, seen: SeenItems? = nil, _ plan: (PagedItems<Item>, Int) -> EditPlan
     ) -> EditOutcome {
-        let (serial, seenItems) = seen ?? { ($0.serial, $0.snapshot.items) }(publication.value.current)
+        let (serial, seenItems) = seen ?? { ($0.serial, $0.contents.snapshot.items) }(publication.value.current)
         guard row < seenItems.count || (insertion && row == seenItems.count) else {
             let hasRows = state.withLock { $0.machine.hasList && $0.machine.snapshot.items.pageCount > 0 }
             return hasRows ? .outOfRange : .notLoaded

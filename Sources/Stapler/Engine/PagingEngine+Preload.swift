@@ -5,7 +5,7 @@ extension PagingEngine {
     /// rows of.
     @inlinable
     func preload(index: Int, distance: Int) {
-        let shown = publication.value.current.snapshot
+        let shown = publication.value.current.contents.snapshot
         let seen = (shown.leadingCount, shown.listSerial)
         send {
             $0.receivePreload(index: index, distance: distance, seenLeadingCount: seen.0, seenListSerial: seen.1)

@@ -37,14 +37,14 @@ extension PagingEngine {
     ) -> Property<Value> {
         published(property) {
             guard let isEquivalent else {
-                return publication.projection({ project($0.current.snapshot) }) { change in
-                    change.isDerivedOnly ? nil : project(change.current.snapshot)
+                return publication.projection({ project($0.current.contents.snapshot) }) { change in
+                    change.isDerivedOnly ? nil : project(change.current.contents.snapshot)
                 }
             }
-            return publication.projection({ project($0.current.snapshot) }) { change in
+            return publication.projection({ project($0.current.contents.snapshot) }) { change in
                 guard !change.isDerivedOnly else { return nil }
-                let value = project(change.current.snapshot)
-                return isEquivalent(project(change.previous.snapshot), value) ? nil : value
+                let value = project(change.current.contents.snapshot)
+                return isEquivalent(project(change.previous.contents.snapshot), value) ? nil : value
             }
         }
     }
@@ -60,9 +60,9 @@ extension PagingEngine {
         skippingSnapshots isSame: @escaping @Sendable (Snapshot, Snapshot) -> Bool
     ) -> Property<Value> {
         published(property) {
-            publication.projection({ project($0.current.snapshot) }) { change in
-                change.isDerivedOnly || isSame(change.previous.snapshot, change.current.snapshot)
-                    ? nil : project(change.current.snapshot)
+            publication.projection({ project($0.current.contents.snapshot) }) { change in
+                change.isDerivedOnly || isSame(change.previous.contents.snapshot, change.current.contents.snapshot)
+                    ? nil : project(change.current.contents.snapshot)
             }
         }
     }
@@ -78,8 +78,8 @@ extension PagingEngine {
         changingWhen changes: @escaping @Sendable (Publication) -> Bool
     ) -> Property<Value> {
         published(property) {
-            publication.projection({ project($0.current.snapshot) }) { change in
-                !change.isDerivedOnly && changes(change.current) ? project(change.current.snapshot) : nil
+            publication.projection({ project($0.current.contents.snapshot) }) { change in
+                !change.isDerivedOnly && changes(change.current) ? project(change.current.contents.snapshot) : nil
             }
         }
     }
@@ -89,9 +89,10 @@ extension PagingEngine {
     @inlinable
     var itemsProperty: Property<PagedItems<Item>> {
         published(.items) {
-            publication.projection({ $0.current.snapshot.items }) { change in
-                change.isDerivedOnly || change.current.snapshot.shows(sameItemsAs: change.previous.snapshot)
-                    ? nil : change.current.snapshot.items
+            publication.projection({ $0.current.contents.snapshot.items }) { change in
+                change.isDerivedOnly
+                    || change.current.contents.snapshot.shows(sameItemsAs: change.previous.contents.snapshot)
+                    ? nil : change.current.contents.snapshot.items
             }
         }
     }
@@ -100,8 +101,8 @@ extension PagingEngine {
     @inlinable
     var queryProperty: Property<Query> {
         published(.query) {
-            publication.projection({ $0.current.query }) { change in
-                !change.isDerivedOnly && change.current.changesQuery ? change.current.query : nil
+            publication.projection({ $0.current.contents.query }) { change in
+                !change.isDerivedOnly && change.current.contents.changesQuery ? change.current.contents.query : nil
             }
         }
     }

@@ -25,7 +25,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     @usableFromInline typealias Waiter = @Sendable (FirstPageOutcome<Failure>) -> Void
     @usableFromInline typealias EdgeWaiter = @Sendable (LoadOutcome<Failure>) -> Void
     @usableFromInline typealias PageEvent = Signal<Page<Item, Key, Metadata>, PagingError<Failure>>.Event
-    @usableFromInline typealias Publication = PagingPublication<Item, Query, Metadata, Failure>
+    @usableFromInline typealias Publication = PagingPublication<PublicationContents<Item, Query, Metadata, Failure>>
 
     // Guarded by `state`'s lock. Lock order: `state`, then the delivery queue's, then the published
     // value's.
@@ -153,7 +153,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             machine.queryCache = Machine.CachedLists(queryCache.configuration, queryKey: queryCache.key(query))
         }
         state = LockedState(State(machine: machine))
-        let initial = Publication.initial(query: query)
+        let initial = Publication(.initial(query: query), serial: 0)
         (publication, publicationInput) = PropertyGroup.makeProperty(
             PublicationChange(previous: initial, current: initial, previousItems: PagedItems()))
         publishedValues = LockedState(Array(repeating: nil, count: PublishedProperty.allCases.count))

@@ -88,7 +88,7 @@
         public init(_ paginator: Paginator<Item, Key, Query, Metadata, Failure>) {
             self.paginator = paginator
             let current = paginator.engine.publication.value.current
-            let (snapshot, serial) = (current.snapshot, current.serial)
+            let (snapshot, serial) = (current.contents.snapshot, current.serial)
             shown = ShownSnapshot(snapshot, serial: serial)
             applied = snapshot
             items = snapshot.items
@@ -105,10 +105,10 @@
                 guard !change.isDerivedOnly else { return }
                 let publication = change.current
                 let (snapshot, serial, appliesPage) = (
-                    publication.snapshot, publication.serial, publication.appliesPage
+                    publication.contents.snapshot, publication.serial, publication.contents.appliesPage
                 )
-                let step = publication.itemsChange.map {
-                    RowsStep(change: $0, anchor: publication.anchor, previousCount: change.previousItems.count)
+                let step = publication.contents.itemsChange.map {
+                    RowsStep(change: $0, anchor: publication.contents.anchor, previousCount: change.previousItems.count)
                 }
                 let posted = inbox.post(step) { (snapshot, serial, appliesPage || $0?.appliesPage == true) }
                 guard posted else { return }

@@ -106,7 +106,7 @@ public final class Paginator<
     /// The metadata of the latest applied page; it changes each time a page is applied, and only then.
     @inlinable
     public var metadata: Property<Metadata?> {
-        engine.property(.metadata, { $0.metadata }, changingWhen: { $0.appliesPage })
+        engine.property(.metadata, { $0.metadata }, changingWhen: { $0.contents.appliesPage })
     }
 
     /// The original Stapler's next-page indicator: `false` until the second page's load starts, then
@@ -137,7 +137,7 @@ public final class Paginator<
     /// The error of every later page that failed (first-page errors are in ``state``).
     @inlinable
     public var errorsAfterFirstPage: Signal<PagingError<Failure>, Never> {
-        engine.signal(.errorsAfterFirstPage) { $0.current.laterPageError }
+        engine.signal(.errorsAfterFirstPage) { $0.current.contents.laterPageError }
     }
 
     /// Creates a paginator over `source`, opening at `initialKey` with `query`, paging as `options` say.

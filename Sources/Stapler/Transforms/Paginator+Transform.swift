@@ -29,32 +29,42 @@ extension Paginator {
         let limit = engine.policy.noProgressLimit ?? PagingPolicy.duplicatePageLimit
         engine.registerDerived { base, id in
             let transformer = ListTransformer(transform)
-            _ = transformer.apply(Self.transformInput(base.snapshot, previous: PagedItems(), change: .reloaded))
+            _ = transformer.apply(
+                Self.transformInput(base.contents.snapshot, previous: PagedItems(), change: .reloaded))
             let core = TransformedListCore(transformer: transformer)
-            made = (core, id, TransformedPublication(items: transformer.output, update: nil, source: base.snapshot))
+            made = (
+                core, id, TransformedPublication(items: transformer.output, update: nil, source: base.contents.snapshot)
+            )
             let update:
-                @Sendable (PagingPublication<Item, Query, Metadata, Failure>, PagedItems<Item>) -> (
-                    any AnyObject & Sendable
-                )? = { [weak core, weak self] publication, previousItems in
-                    guard let core else { return nil }
-                    let (value, added) = Self.transform(
-                        publication.snapshot, previous: previousItems, change: publication.itemsChange, on: core)
-                    if let self {
-                        self.loadPastEmptyPages(
-                            publication, previousPages: previousItems.pageCount, added: added, core: core, limit: limit)
+                @Sendable (PagingPublication<PublicationContents<Item, Query, Metadata, Failure>>, PagedItems<Item>) ->
+                    (
+                        any AnyObject & Sendable
+                    )? = { [weak core, weak self] publication, previousItems in
+                        guard let core else { return nil }
+                        let (value, added) = Self.transform(
+                            publication.contents.snapshot, previous: previousItems,
+                            change: publication.contents.itemsChange, on: core)
+                        if let self {
+                            self.loadPastEmptyPages(
+                                publication, previousPages: previousItems.pageCount, added: added, core: core,
+                                limit: limit)
+                        }
+                        return TransformedBox(value)
                     }
-                    return TransformedBox(value)
-                }
             // A list made from an earlier publication than the one shown when it joins is transformed again
             // from the rows shown, in one reload.
-            let catchUp: @Sendable (PagingPublication<Item, Query, Metadata, Failure>) -> (any AnyObject & Sendable)? =
-                {
-                    [weak core] publication in
-                    guard let core else { return nil }
-                    let (value, _) = Self.transform(
-                        publication.snapshot, previous: base.snapshot.items, change: .reloaded, on: core)
-                    return TransformedBox(value)
-                }
+            let catchUp:
+                @Sendable (PagingPublication<PublicationContents<Item, Query, Metadata, Failure>>) -> (
+                    any AnyObject & Sendable
+                )? =
+                    {
+                        [weak core] publication in
+                        guard let core else { return nil }
+                        let (value, _) = Self.transform(
+                            publication.contents.snapshot, previous: base.contents.snapshot.items, change: .reloaded,
+                            on: core)
+                        return TransformedBox(value)
+                    }
             return (update, catchUp)
         }
         guard let (core, id, initial) = made else {
@@ -79,7 +89,7 @@ extension Paginator {
             core: core, state: state,
             preload: { [self] row in
                 // With placeholders, the paginator takes slot indices: the item's slot is after those before it.
-                self.preload(index: row + engine.publication.value.current.snapshot.placeholdersBefore)
+                self.preload(index: row + engine.publication.value.current.contents.snapshot.placeholdersBefore)
             },
             probe: self)
     }
@@ -106,11 +116,12 @@ extension Paginator {
     /// Loads the next page in the direction of a page that added no transformed row (`added` is how
     /// many rows the publication added between the header and the footer), up to `limit` pages in a row.
     private func loadPastEmptyPages<Output>(
-        _ publication: PagingPublication<Item, Query, Metadata, Failure>, previousPages: Int, added: Int,
+        _ publication: PagingPublication<PublicationContents<Item, Query, Metadata, Failure>>, previousPages: Int,
+        added: Int,
         core: TransformedListCore<Output>, limit: Int
     ) {
-        guard publication.appliesPage, let change = publication.itemsChange else { return }
-        let snapshot = publication.snapshot
+        guard publication.contents.appliesPage, let change = publication.contents.itemsChange else { return }
+        let snapshot = publication.contents.snapshot
         let inserted = max(added, 0)
         // Counted in the list's own state, then acted on with it let go of.
         let load = core.work.use { work -> PageDirection? in

@@ -4,8 +4,30 @@
 /// It travels by reference, from the transition that made it through the engine's delivery queue to the
 /// published value that every property of the paginator reads (see ``PublicationChange``); nothing copies
 /// it along the way.
+///
+/// The class is generic over its contents alone, and its fields are read through them
+/// (`publication.snapshot` reads `publication.contents.snapshot`). A class's `deinit` runs unspecialised:
+/// releasing a field whose type is built from the class's generic arguments (a snapshot of `Item`,
+/// `Metadata` and `Failure`) looks that type up at run time, on every publication, where the contents'
+/// type is the class's own argument and needs no look-up.
 @usableFromInline
-final class PagingPublication<Item: Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>: Sendable {
+final class PagingPublication<Contents: Sendable>: Sendable {
+    /// What the publication holds.
+    @usableFromInline let contents: Contents
+    /// The publication's place in the order the engine made its publications: 0 for the initial one, then
+    /// one more for each (see ``PublishedChanges``).
+    @usableFromInline let serial: UInt64
+
+    @inlinable
+    init(_ contents: consuming Contents, serial: UInt64) {
+        self.contents = contents
+        self.serial = serial
+    }
+}
+
+/// What one publication of a paginator holds.
+@usableFromInline
+struct PublicationContents<Item: Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>: Sendable {
     @usableFromInline let snapshot: PagingSnapshot<Item, Metadata, Failure>
     /// How the items changed, if they did (the items before the change travel with it, in the
     /// ``PublicationChange`` that publishes it, so that a publication kept as the previous one does not keep
@@ -26,16 +48,13 @@ final class PagingPublication<Item: Sendable, Query: Sendable, Metadata: Sendabl
     /// How the slots changed, and the placeholder counts before the change.
     @usableFromInline let slotsChange: ItemsChange?
     @usableFromInline let previousPlaceholders: (before: Int, after: Int)
-    /// The publication's place in the order the engine made its publications: 0 for the initial one, then
-    /// one more for each (see ``PublishedChanges``).
-    @usableFromInline let serial: UInt64
 
     @inlinable
     init(
         snapshot: PagingSnapshot<Item, Metadata, Failure>, itemsChange: ItemsChange?, anchorRow: Int? = nil,
         anchor: ItemsAnchor? = nil, laterPageError: PagingError<Failure>?, appliesPage: Bool,
         query: Query, changesQuery: Bool, slotsChange: ItemsChange? = nil,
-        previousPlaceholders: (before: Int, after: Int) = (0, 0), serial: UInt64
+        previousPlaceholders: (before: Int, after: Int) = (0, 0)
     ) {
         self.snapshot = snapshot
         self.itemsChange = itemsChange
@@ -47,15 +66,14 @@ final class PagingPublication<Item: Sendable, Query: Sendable, Metadata: Sendabl
         self.changesQuery = changesQuery
         self.slotsChange = slotsChange
         self.previousPlaceholders = previousPlaceholders
-        self.serial = serial
     }
 
-    /// The publication of a paginator that has done nothing yet.
+    /// The contents of the publication of a paginator that has done nothing yet.
     @inlinable
-    static func initial(query: Query) -> PagingPublication {
-        PagingPublication(
-            snapshot: .initial, itemsChange: nil, laterPageError: nil, appliesPage: false,
-            query: query, changesQuery: false, serial: 0)
+    static func initial(query: Query) -> PublicationContents {
+        PublicationContents(
+            snapshot: .initial, itemsChange: nil, laterPageError: nil, appliesPage: false, query: query,
+            changesQuery: false)
     }
 
     /// Whether the items change is worked out from the items' identities before it is published (the
@@ -66,14 +84,13 @@ final class PagingPublication<Item: Sendable, Query: Sendable, Metadata: Sendabl
         anchorRow != nil || (itemsChange == .reloaded && !previousItems.isEmpty)
     }
 
-    /// This publication with the items change and the anchor the keyed difference worked out.
+    /// These contents with the items change and the anchor the keyed difference worked out.
     @inlinable
-    func with(itemsChange: ItemsChange?, anchor: ItemsAnchor?) -> PagingPublication {
-        PagingPublication(
-            snapshot: snapshot, itemsChange: itemsChange, anchorRow: anchorRow,
-            anchor: anchor, laterPageError: laterPageError, appliesPage: appliesPage, query: query,
-            changesQuery: changesQuery, slotsChange: slotsChange, previousPlaceholders: previousPlaceholders,
-            serial: serial)
+    func with(itemsChange: ItemsChange?, anchor: ItemsAnchor?) -> PublicationContents {
+        PublicationContents(
+            snapshot: snapshot, itemsChange: itemsChange, anchorRow: anchorRow, anchor: anchor,
+            laterPageError: laterPageError, appliesPage: appliesPage, query: query, changesQuery: changesQuery,
+            slotsChange: slotsChange, previousPlaceholders: previousPlaceholders)
     }
 }
 
@@ -87,7 +104,7 @@ final class PagingPublication<Item: Sendable, Query: Sendable, Metadata: Sendabl
 /// property of the paginator and of its derived lists holds that publication's values.
 @usableFromInline
 struct PublicationChange<Item: Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>: Sendable {
-    @usableFromInline typealias Publication = PagingPublication<Item, Query, Metadata, Failure>
+    @usableFromInline typealias Publication = PagingPublication<PublicationContents<Item, Query, Metadata, Failure>>
 
     /// The publication shown before ``current``.
     @usableFromInline let previous: Publication
@@ -120,22 +137,23 @@ struct PublicationChange<Item: Sendable, Query: Sendable, Metadata: Sendable, Fa
     /// The slots change with the slots before and after it, if the slots changed.
     @inlinable
     var slotsUpdate: SlotsUpdate<Item>? {
-        current.slotsChange.map {
+        current.contents.slotsChange.map {
             SlotsUpdate(
                 previous: PagedSlots(
-                    items: previousItems, placeholdersBefore: current.previousPlaceholders.before,
-                    placeholdersAfter: current.previousPlaceholders.after),
-                slots: current.snapshot.slots, change: $0)
+                    items: previousItems, placeholdersBefore: current.contents.previousPlaceholders.before,
+                    placeholdersAfter: current.contents.previousPlaceholders.after),
+                slots: current.contents.snapshot.slots, change: $0)
         }
     }
 
     /// The items change with the snapshots before and after it, if the items changed.
     @inlinable
     var itemsUpdate: ItemsUpdate<Item, Metadata>? {
-        current.itemsChange.map {
+        current.contents.itemsChange.map {
             ItemsUpdate(
-                previous: previousItems, items: current.snapshot.items, change: $0, metadata: current.snapshot.metadata,
-                anchor: current.anchor)
+                previous: previousItems, items: current.contents.snapshot.items, change: $0,
+                metadata: current.contents.snapshot.metadata,
+                anchor: current.contents.anchor)
         }
     }
 
