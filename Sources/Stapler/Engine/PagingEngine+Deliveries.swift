@@ -14,9 +14,9 @@ extension PagingEngine {
     /// What the delivery queue carries, in the order of the transitions that made them.
     @usableFromInline
     enum Delivery: Sendable {
-        /// A publication to store, for every property and signal of the paginator, with the items before
-        /// its items change.
-        case publication(Publication, previousItems: PagedItems<Item>)
+        /// A publication to store, for every property and signal of the paginator, with the one staged
+        /// before it (whose items are the items before its change).
+        case publication(Publication, previous: Publication)
         /// An outcome to report to the call that waits for it.
         case outcome(@Sendable () -> Void)
         /// A list derived from the paginator joining the deliveries in its turn.
@@ -56,8 +56,6 @@ extension PagingEngine {
     func enqueue(_ effects: inout Machine.Effects, of state: inout State) -> SignalDrain? {
         var drain: SignalDrain?
         if effects.publish {
-            var previousItems = PagedItems<Item>()
-            swap(&previousItems, &effects.previousItems)
             state.changes.record(
                 effects.itemsChange, count: state.machine.snapshot.items.count,
                 delivered: UInt64(truncatingIfNeeded: gate.deliveredSerial.relaxedLoad()))
@@ -68,7 +66,9 @@ extension PagingEngine {
                     query: state.machine.query, changesQuery: effects.changesQuery, slotsChange: effects.slotsChange,
                     previousPlaceholders: effects.previousPlaceholders ?? (0, 0)),
                 serial: state.changes.latestSerial)
-            stage(.publication(publication, previousItems: consume previousItems), in: &state, drain: &drain)
+            let previous = state.latestPublication
+            state.latestPublication = publication
+            stage(.publication(publication, previous: previous), in: &state, drain: &drain)
         }
         for (settled, outcome) in effects.firstPageOutcomes {
             for waiter in state.waiters.removeValue(forKey: settled) ?? [] {
@@ -208,7 +208,8 @@ extension PagingEngine {
         @inlinable
         func deliver(_ delivery: Delivery) {
             switch delivery {
-            case .publication(let made, let previousItems):
+            case .publication(let made, let previous):
+                let previousItems = previous.contents.snapshot.items
                 var publication = made
                 if let identities, publication.contents.needsKeyedDifference(previousItems: previousItems) {
                     publication = Self.keyed(publication, previousItems: previousItems, by: identities)
@@ -220,9 +221,9 @@ extension PagingEngine {
                 let values = derived.deliver(publication, previousItems: previousItems)
                 // The value replaced goes with no lock held: releasing a publication can run user code (an
                 // item's or the metadata's `deinit`), which may read the paginator.
+                // The publication shown before is `previous`, or the copy of it the keyed difference made.
                 let replaced = self.publication.replace {
-                    PublicationChange(
-                        previous: $0.current, current: publication, previousItems: previousItems, derived: values)
+                    PublicationChange(previous: $0.current, current: publication, derived: values)
                 }
                 withExtendedLifetime(replaced) {}
             case .outcome(let report):
@@ -234,7 +235,6 @@ extension PagingEngine {
                 let replaced = self.publication.replace { change in
                     PublicationChange(
                         previous: change.current, current: change.current,
-                        previousItems: change.current.contents.snapshot.items,
                         derived: change.derived.filter { $0.id != caughtUp.id } + [caughtUp], caughtUpList: caughtUp.id)
                 }
                 withExtendedLifetime(replaced) {}

@@ -102,10 +102,13 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         @usableFromInline var nextSettleWaiter: UInt64 = 0
         /// How many transitions the machine has run, for the tests that count what an input costs.
         @usableFromInline var transitions: UInt64 = 0
+        /// The latest publication staged: the one the next publication is delivered after.
+        @usableFromInline var latestPublication: Publication
 
         @inlinable
-        init(machine: Machine) {
+        init(machine: Machine, initial: Publication) {
             self.machine = machine
+            latestPublication = initial
         }
     }
 
@@ -152,10 +155,9 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         if let queryCache {
             machine.queryCache = Machine.CachedLists(queryCache.configuration, queryKey: queryCache.key(query))
         }
-        state = LockedState(State(machine: machine))
         let initial = Publication(.initial(query: query), serial: 0)
-        (publication, publicationInput) = PropertyGroup.makeProperty(
-            PublicationChange(previous: initial, current: initial, previousItems: PagedItems()))
+        state = LockedState(State(machine: machine, initial: initial))
+        (publication, publicationInput) = PropertyGroup.makeProperty(PublicationChange(previous: initial, current: initial))
         publishedValues = LockedState(Array(repeating: nil, count: PublishedProperty.allCases.count))
         (deliveryQueue, deliveries) = StagedSignalInput<Delivery>.make()
         deliverer = Deliverer(

@@ -29,9 +29,8 @@ final class PagingPublication<Contents: Sendable>: Sendable {
 @usableFromInline
 struct PublicationContents<Item: Sendable, Query: Sendable, Metadata: Sendable, Failure: Error>: Sendable {
     @usableFromInline let snapshot: PagingSnapshot<Item, Metadata, Failure>
-    /// How the items changed, if they did (the items before the change travel with it, in the
-    /// ``PublicationChange`` that publishes it, so that a publication kept as the previous one does not keep
-    /// them).
+    /// How the items changed, if they did: from the items of the publication delivered before this one
+    /// (``PublicationChange/previousItems``).
     @usableFromInline let itemsChange: ItemsChange?
     /// The row of the items before the change a refresh around a row was anchored at.
     @usableFromInline let anchorRow: Int?
@@ -110,8 +109,6 @@ struct PublicationChange<Item: Sendable, Query: Sendable, Metadata: Sendable, Fa
     @usableFromInline let previous: Publication
     /// The publication shown.
     @usableFromInline let current: Publication
-    /// The items before ``current``'s items change.
-    @usableFromInline let previousItems: PagedItems<Item>
     /// The value of each derived list for ``current``, by the list's id.
     @usableFromInline let derived: [DerivedValue]
     /// The derived list whose value alone changed, when one did (a list that joined caught up with
@@ -120,15 +117,19 @@ struct PublicationChange<Item: Sendable, Query: Sendable, Metadata: Sendable, Fa
 
     @inlinable
     init(
-        previous: Publication, current: Publication, previousItems: PagedItems<Item>, derived: [DerivedValue] = [],
+        previous: Publication, current: Publication, derived: [DerivedValue] = [],
         caughtUpList: Int? = nil
     ) {
         self.previous = previous
         self.current = current
-        self.previousItems = previousItems
         self.derived = derived
         self.caughtUpList = caughtUpList
     }
+
+    /// The items before ``current``'s change: the items of ``previous``, the publication delivered before
+    /// it.
+    @inlinable
+    var previousItems: PagedItems<Item> { previous.contents.snapshot.items }
 
     /// Whether only a derived list's value changed.
     @inlinable
