@@ -157,7 +157,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         }
         let initial = Publication(.initial(query: query), serial: 0)
         state = LockedState(State(machine: machine, initial: initial))
-        (publication, publicationInput) = PropertyGroup.makeProperty(PublicationChange(previous: initial, current: initial))
+        (publication, publicationInput) = PropertyGroup.makeProperty(
+            PublicationChange(previous: initial, current: initial))
         publishedValues = LockedState(Array(repeating: nil, count: PublishedProperty.allCases.count))
         (deliveryQueue, deliveries) = StagedSignalInput<Delivery>.make()
         deliverer = Deliverer(
