@@ -98,6 +98,7 @@ extension PagingEngine {
     /// its turn, it catches up with the paginator in one change then.
     ///
     /// - Parameter make: Makes the list's state from a publication and its id, and returns its handlers.
+    @usableFromInline
     func registerDerived(
         _ make: (Publication, Int) -> (
             update: @Sendable (Publication, PagedItems<Item>) -> (any AnyObject & Sendable)?,

@@ -18,15 +18,17 @@ import Reactive
 /// transform runs the app's closures. Under `STAPLER_INTERNAL_CHECKS` (debug builds and the fuzzers)
 /// each use records its thread, and a use that starts while another is under way (on another thread, or
 /// inside it) traps, naming both threads: that is what breaking the rule looks like.
+@usableFromInline
 final class DelivererOwned<Value>: @unchecked Sendable {
     // Guarded by the deliverer role: only the thread delivering the paginator's publications uses it, one
     // use at a time; `use(_:)` checks that under STAPLER_INTERNAL_CHECKS.
-    private var value: Value
+    @usableFromInline var value: Value
     #if STAPLER_INTERNAL_CHECKS
         /// The thread using the value now, if any.
-        private let user = LockedState<pthread_t?>(nil)
+        @usableFromInline let user = LockedState<pthread_t?>(nil)
     #endif
 
+    @inlinable
     init(_ value: Value) {
         self.value = value
     }
@@ -41,6 +43,7 @@ final class DelivererOwned<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` on the value; only the deliverer calls it, one call at a time.
+    @inlinable
     func use<Result>(_ body: (inout Value) -> Result) -> Result {
         #if STAPLER_INTERNAL_CHECKS
             let thread = pthread_self()

@@ -198,12 +198,14 @@ final class TransformPipeline<Item: Sendable, Output: Sendable> {
 ///
 /// Not `Sendable`: a transformed list keeps it in a ``DelivererOwned``, and only its paginator's deliverer
 /// calls ``apply(_:)``, one publication at a time.
+@usableFromInline
 final class ListTransformer<Output: Sendable> {
     /// The pipeline: a ``TransformPipeline`` of the transform's `Item` and `Output` rows.
-    let pipeline: AnyObject
+    @usableFromInline let pipeline: AnyObject
     /// The snapshot the transformer has made so far.
-    private(set) var output = TransformedItems<Output>()
+    @usableFromInline var output = TransformedItems<Output>()
 
+    @inlinable
     init<Item>(_ transform: ListTransform<Item, Output>) {
         pipeline = transform.makePipeline()
     }
@@ -213,6 +215,7 @@ final class ListTransformer<Output: Sendable> {
     ///
     /// - Complexity: O(rows of the pages that changed) for pages added at either end and for edits;
     ///   O(rows) for a refresh, a drop or a reload.
+    @inlinable
     func apply<Item: Sendable>(_ input: TransformInput<Item>) -> (update: TransformedUpdate<Output>?, inserted: Int) {
         // The pipeline was made by a `ListTransform<Item, Output>`, the transform this list was made with.
         let pipeline = unsafeDowncast(pipeline, to: TransformPipeline<Item, Output>.self)
@@ -233,6 +236,7 @@ struct TransformInput<Item: Sendable> {
     @usableFromInline var header: ListEdge
     @usableFromInline var footer: ListEdge
 
+    @inlinable
     init(
         previous: PagedItems<Item>, items: PagedItems<Item>, change: ItemsChange?, top: Bool, bottom: Bool,
         header: ListEdge, footer: ListEdge

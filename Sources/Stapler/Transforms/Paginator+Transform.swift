@@ -24,6 +24,7 @@ extension Paginator {
     /// - Returns: The view; it keeps the paginator alive.
     /// - Complexity: O(items) now; then O(page) per page added at either end, O(row) per edit,
     ///   O(items) per refresh difference.
+    @inlinable
     public func transformed<Output: Sendable>(by transform: ListTransform<Item, Output>) -> TransformedList<Output> {
         var made: (core: TransformedListCore<Output>, id: Int, initial: TransformedPublication<Output>)?
         let limit = engine.policy.noProgressLimit ?? PagingPolicy.duplicatePageLimit
@@ -85,12 +86,28 @@ extension Paginator {
             let published = unsafeDowncast(box, to: TransformedBox<Output>.self).value
             return published.update == nil ? nil : published
         }
-        return TransformedList(
-            core: core, state: state,
+        // Made here, in inlinable code, so that delivering the list's changes runs code compiled for `Output`.
+        let items = state.projection({ $0.items }, changes: { $0.items })
+        let (lifetime, token) = Lifetime.make()
+        let updates = state.signal.compactMap { $0.update }.take(during: lifetime)
+        return makeTransformedList(
+            core: core, state: state, items: items, updates: updates, lifetimeToken: token,
             preload: { [self] row in
                 // With placeholders, the paginator takes slot indices: the item's slot is after those before it.
                 self.preload(index: row + engine.publication.value.current.contents.snapshot.placeholdersBefore)
-            },
+            })
+    }
+
+    /// The transformed list of `core` and `state`, whose `preload` reaches this paginator, and whose
+    /// `settled()` waits on it.
+    @usableFromInline
+    func makeTransformedList<Output>(
+        core: TransformedListCore<Output>, state: Property<TransformedPublication<Output>>,
+        items: Property<TransformedItems<Output>>, updates: Signal<TransformedUpdate<Output>, Never>,
+        lifetimeToken: Lifetime.Token, preload: @escaping @Sendable (Int) -> Void
+    ) -> TransformedList<Output> {
+        TransformedList(
+            core: core, state: state, items: items, updates: updates, lifetimeToken: lifetimeToken, preload: preload,
             probe: self)
     }
 
@@ -98,7 +115,8 @@ extension Paginator {
     ///
     /// - Returns: The list's value for the publication (with no update if its rows did not change), and how
     ///   many rows the publication added between the header and the footer (all of them for a reload).
-    private static func transform<Output>(
+    @inlinable
+    static func transform<Output>(
         _ snapshot: PagingSnapshot<Item, Metadata, Failure>, previous: PagedItems<Item>, change: ItemsChange?,
         on core: TransformedListCore<Output>
     ) -> (TransformedPublication<Output>, added: Int) {
@@ -115,7 +133,8 @@ extension Paginator {
 
     /// Loads the next page in the direction of a page that added no transformed row (`added` is how
     /// many rows the publication added between the header and the footer), up to `limit` pages in a row.
-    private func loadPastEmptyPages<Output>(
+    @inlinable
+    func loadPastEmptyPages<Output>(
         _ publication: PagingPublication<PublicationContents<Item, Query, Metadata, Failure>>, previousPages: Int,
         added: Int,
         core: TransformedListCore<Output>, limit: Int
@@ -169,7 +188,8 @@ extension Paginator {
     }
 
     /// What the transformer reads of a publication.
-    private static func transformInput(
+    @inlinable
+    static func transformInput(
         _ snapshot: PagingSnapshot<Item, Metadata, Failure>, previous: PagedItems<Item>, change: ItemsChange?
     ) -> TransformInput<Item> {
         let states = snapshot.loadStates
@@ -188,6 +208,7 @@ extension Paginator {
 
 extension ListEdge {
     /// The edge state of a direction's load state.
+    @inlinable
     init<Failure>(_ state: LoadState<Failure>, isListEmpty: Bool) {
         let status: Status =
             switch state {

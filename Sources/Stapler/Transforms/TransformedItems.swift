@@ -42,6 +42,7 @@ public struct TransformedItems<Output: Sendable>: RandomAccessCollection, Sendab
     }
 
     /// The number of rows between the header and the footer.
+    @usableFromInline
     var contentCount: Int { leading.count + body.count + trailing.count }
 
     /// The position of the first row: always 0.

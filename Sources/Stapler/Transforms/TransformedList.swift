@@ -36,14 +36,14 @@ public final class TransformedList<Output: Sendable>: Sendable {
 
     init(
         core: TransformedListCore<Output>, state: Property<TransformedPublication<Output>>,
-        preload: @escaping @Sendable (Int) -> Void, probe: any QuiescenceProbe
+        items: Property<TransformedItems<Output>>, updates: Signal<TransformedUpdate<Output>, Never>,
+        lifetimeToken: Lifetime.Token, preload: @escaping @Sendable (Int) -> Void, probe: any QuiescenceProbe
     ) {
         self.core = core
         self.state = state
-        items = state.projection({ $0.items }, changes: { $0.items })
-        let lifetime: Lifetime
-        (lifetime, lifetimeToken) = Lifetime.make()
-        updates = state.signal.compactMap { $0.update }.take(during: lifetime)
+        self.items = items
+        self.updates = updates
+        self.lifetimeToken = lifetimeToken
         preloadSource = preload
         self.probe = probe
     }
@@ -74,17 +74,19 @@ public final class TransformedList<Output: Sendable>: Sendable {
 /// come from.
 ///
 /// ``TransformedList/items`` and ``TransformedList/updates`` are projections of it.
+@usableFromInline
 struct TransformedPublication<Output: Sendable>: Sendable {
     /// The transformed rows.
-    let items: TransformedItems<Output>
+    @usableFromInline let items: TransformedItems<Output>
     /// The change that made ``items``; `nil` for the rows the list was made with.
-    let update: TransformedUpdate<Output>?
+    @usableFromInline let update: TransformedUpdate<Output>?
     /// Where the paginator's rows that ``items`` come from start: their leading count and their list.
-    let sourceLeadingCount: Int
-    let sourceListSerial: UInt64
+    @usableFromInline let sourceLeadingCount: Int
+    @usableFromInline let sourceListSerial: UInt64
     /// How many placeholders were shown before the paginator's rows that ``items`` come from.
-    let sourcePlaceholdersBefore: Int
+    @usableFromInline let sourcePlaceholdersBefore: Int
 
+    @inlinable
     init<Item, Metadata, Failure>(
         items: TransformedItems<Output>, update: TransformedUpdate<Output>?,
         source: PagingSnapshot<Item, Metadata, Failure>
@@ -98,9 +100,11 @@ struct TransformedPublication<Output: Sendable>: Sendable {
 }
 
 /// A transformed list's value for one publication, in the paginator's published value.
+@usableFromInline
 final class TransformedBox<Output: Sendable>: Sendable {
-    let value: TransformedPublication<Output>
+    @usableFromInline let value: TransformedPublication<Output>
 
+    @inlinable
     init(_ value: TransformedPublication<Output>) {
         self.value = value
     }
@@ -108,17 +112,25 @@ final class TransformedBox<Output: Sendable>: Sendable {
 
 /// What a transformed list's engine hook works on: the transformer and its counters, which only the
 /// paginator's deliverer uses.
+@usableFromInline
 final class TransformedListCore<Output: Sendable>: Sendable {
-    let work: DelivererOwned<TransformWork<Output>>
+    @usableFromInline let work: DelivererOwned<TransformWork<Output>>
 
+    @inlinable
     init(transformer: ListTransformer<Output>) {
         work = DelivererOwned(TransformWork(transformer: transformer))
     }
 }
 
 /// A transformed list's own state, used by its paginator's deliverer only.
+@usableFromInline
 struct TransformWork<Output: Sendable> {
-    let transformer: ListTransformer<Output>
+    @usableFromInline let transformer: ListTransformer<Output>
     /// How many pages in a row, at the bottom and at the top, added no transformed row.
-    var emptyPages = (append: 0, prepend: 0)
+    @usableFromInline var emptyPages = (append: 0, prepend: 0)
+
+    @inlinable
+    init(transformer: ListTransformer<Output>) {
+        self.transformer = transformer
+    }
 }
