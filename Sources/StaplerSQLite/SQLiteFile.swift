@@ -44,11 +44,12 @@ struct SQLiteFile {
             guard !options.readOnly else { throw .cannotOpen("the read-only file holds no store") }
             try transaction(on: writer) { () throws(StoreError) in
                 try writer.execute(layout)
-                try writer.execute("PRAGMA user_version = \(supported)")
+                try writer.execute("PRAGMA user_version = 1")
             }
-        } else if found < supported {
+        }
+        if max(found, 1) < supported {
             guard !options.readOnly else { throw .readOnly }
-            try migrate(writer, from: found, options.migrations)
+            try migrate(writer, from: max(found, 1), options.migrations)
         }
         if !options.readOnly {
             for collection in schema.collections where collection.isLocalized {

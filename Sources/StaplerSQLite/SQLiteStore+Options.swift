@@ -4,7 +4,8 @@ import Stapler
 /// ``version``, run in one transaction.
 ///
 /// The store's own tables are version 1. An app's migrations (rewriting stored rows, adding tables of its
-/// own) continue from 2; the highest version listed is the version the store supports.
+/// own) continue from 2; the highest version listed is the version the store supports. A new file is
+/// created at version 1, then runs every migration, as an old file runs those after its version.
 public struct SQLiteMigration: Hashable, Sendable {
     /// The version the migration brings the file to.
     public let version: Int
