@@ -83,7 +83,9 @@ final class SQLiteConnection {
             case .text(let text): result = sqlite3_bind_text(statement, index, text, -1, csqlite_transient())
             case .blob(let bytes):
                 result = bytes.withUnsafeBytes { buffer in
-                    sqlite3_bind_blob(statement, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), csqlite_transient())
+                    sqlite3_bind_blob(
+                        statement, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+                        csqlite_transient())
                 }
             }
             guard result == SQLITE_OK else { throw error(result) }

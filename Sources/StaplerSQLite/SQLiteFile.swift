@@ -20,11 +20,12 @@ struct SQLiteFile {
         CREATE INDEX stapler_members_order ON stapler_members(collection, sortKey);
         CREATE INDEX stapler_members_row ON stapler_members(id);
         CREATE TABLE stapler_collections(name TEXT PRIMARY KEY, refreshed INTEGER, keyBefore TEXT, keyAfter TEXT);
+        CREATE TABLE stapler_known(name TEXT PRIMARY KEY);
         """
 
-    static func open<Row>(path: String, schema: StoreSchema<Row>, options: SQLiteStore<Row>.Options)
-        throws(StoreError) -> SQLiteFile
-    {
+    static func open<Row>(
+        path: String, schema: StoreSchema<Row>, options: SQLiteStore<Row>.Options, coding: SQLiteRowCoding<Row>
+    ) throws(StoreError) -> SQLiteFile {
         let isMemory = path == ":memory:"
         let flags = options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         let writer = try connection(path: path, flags: flags, schema: schema, options: options)
@@ -52,13 +53,8 @@ struct SQLiteFile {
             try migrate(writer, from: max(found, 1), options.migrations)
         }
         if !options.readOnly {
-            for collection in schema.collections where collection.isLocalized {
-                let collation = SQLiteCollation.name(of: collection.name)
-                try writer.execute(
-                    """
-                    CREATE INDEX IF NOT EXISTS \(collation)_order ON stapler_members(sortKey COLLATE \(collation))
-                    WHERE collection = '\(collection.name.replacingQuotes)'
-                    """)
+            try transaction(on: writer) { () throws(StoreError) in
+                try reconcile(writer, schema: schema, coding: coding)
             }
         }
         let version = UInt64(try writer.integer("SELECT value FROM stapler_meta WHERE key = 'version'") ?? 0)

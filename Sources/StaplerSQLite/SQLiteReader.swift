@@ -49,7 +49,8 @@ struct SQLiteReader<Row: StoreRow>: StoreReading {
         try connection.run(sql, values) { row throws(StoreError) in
             let stored = row.bytes(0)
             let cursor = StoreCursor(bytes: localized ? Hex.decode(stored) : stored)
-            entries.append(StoreEntry(row: try decode(row.bytes(2), key: row.bytes(1), collection: collection), cursor: cursor))
+            entries.append(
+                StoreEntry(row: try decode(row.bytes(2), key: row.bytes(1), collection: collection), cursor: cursor))
         }
         if reversed { entries.reverse() }
         return StorePage(entries: entries, version: try version())
@@ -57,7 +58,9 @@ struct SQLiteReader<Row: StoreRow>: StoreReading {
 
     func count(of collection: String) throws(StoreError) -> Int {
         _ = try schema.index(of: collection)
-        return Int(try connection.integer("SELECT COUNT(*) FROM stapler_members WHERE collection = ?", [.text(collection)]) ?? 0)
+        return Int(
+            try connection.integer("SELECT COUNT(*) FROM stapler_members WHERE collection = ?", [.text(collection)])
+                ?? 0)
     }
 
     func row(_ id: StoreID) throws(StoreError) -> Row? {

@@ -21,8 +21,9 @@ public struct SQLiteMigration: Hashable, Sendable {
 
 /// What a SQLite store did when it found its file damaged at open.
 public struct SQLiteRecovery: Hashable, Sendable {
-    /// Where the damaged file was moved (`name.corrupt-N`; its `-wal` and `-shm` beside it with the same
-    /// suffix). It is never deleted.
+    /// Where the damaged file was moved: `name.corrupt-N`.
+    ///
+    /// Its `-wal` and `-shm` files lie beside it with the same suffix. Nothing is ever deleted.
     public let movedTo: String
 }
 
@@ -74,9 +75,10 @@ extension SQLiteStore {
         public var maximumPageCount: Int?
         /// The wall clock of the collections' last refresh.
         public var clock: any WallClock = SystemWallClock()
-        /// Called each time a statement starts waiting for a lock another connection or a reader holds
-        /// (diagnostics and tests). It runs on the waiting thread, inside the store: it must not call
-        /// the store.
+        /// Called each time a statement starts waiting for a lock that a reader or another connection holds.
+        ///
+        /// For diagnostics and tests. It runs on the waiting thread, inside the store: it must not call the
+        /// store.
         public var onWait: (@Sendable () -> Void)?
 
         /// The default options: WAL, a 5-second busy timeout, and errors for damaged files and rows.

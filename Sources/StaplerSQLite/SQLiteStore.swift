@@ -59,11 +59,11 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
         var recovery: SQLiteRecovery?
         let opened: SQLiteFile
         do {
-            opened = try SQLiteFile.open(path: path, schema: schema, options: options)
+            opened = try SQLiteFile.open(path: path, schema: schema, options: options, coding: coding)
         } catch let error where error == .notADatabase || error == .corrupt {
             guard options.onCorruption == .recreate, !isMemory, !options.readOnly else { throw error }
             recovery = SQLiteRecovery(movedTo: try SQLiteFile.moveAside(path))
-            opened = try SQLiteFile.open(path: path, schema: schema, options: options)
+            opened = try SQLiteFile.open(path: path, schema: schema, options: options, coding: coding)
         }
         self.schema = schema
         self.path = path
@@ -108,7 +108,8 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
                     return nil
                 }
                 try connection.run("UPDATE stapler_meta SET value = value + 1 WHERE key = 'version'")
-                let version = UInt64(try connection.integer("SELECT value FROM stapler_meta WHERE key = 'version'") ?? 0)
+                let version = UInt64(
+                    try connection.integer("SELECT value FROM stapler_meta WHERE key = 'version'") ?? 0)
                 try connection.execute("COMMIT")
                 counters.withLock { $0.version = version }
                 let change = touch.change(version: version, schema: schema)

@@ -43,7 +43,8 @@ struct SQLiteWriter<Row: StoreRow> {
             try ensureEdges(of: name)
             let column = edge == .before ? "keyBefore" : "keyAfter"
             try connection.run(
-                "UPDATE stapler_collections SET \(column) = ? WHERE name = ?", [key.map { .text($0) } ?? .null, .text(name)])
+                "UPDATE stapler_collections SET \(column) = ? WHERE name = ?",
+                [key.map { .text($0) } ?? .null, .text(name)])
             touch.collections.insert(collection)
         case .setRemoteKeys(let collection, let keys):
             let name = schema.collections[collection].name

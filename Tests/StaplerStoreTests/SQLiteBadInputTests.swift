@@ -102,13 +102,19 @@ import Testing
     func p53DamagedPageFailsTheReadThatMeetsIt() throws {
         let directory = try TemporaryDirectory()
         let path = try makeFile(directory, 1...400)
-        let pageSize = try #require(RawSQLite(path).integer("PRAGMA page_size"))
-        let pages = try #require(RawSQLite(path).integer("PRAGMA page_count"))
+        let raw = RawSQLite(path)
+        let pageSize = try #require(raw.integer("PRAGMA page_size"))
+        // A leaf of the rows' b-tree halfway through the ids.
+        let leaves = "SELECT pageno FROM dbstat WHERE name = 'stapler_rows' AND pagetype = 'leaf' ORDER BY path"
+        let count = try #require(raw.integer("SELECT COUNT(*) FROM (\(leaves))"))
+        try #require(count >= 3)
+        let page = try #require(raw.integer("\(leaves) LIMIT 1 OFFSET \(count / 2)"))
         let handle = try #require(FileHandle(forWritingAtPath: path))
-        try handle.seek(toOffset: UInt64(pageSize * (pages / 2)))
+        try handle.seek(toOffset: UInt64(pageSize * (page - 1)))
         try handle.write(contentsOf: Data(repeating: 0xA5, count: Int(pageSize)))
         try handle.close()
         let store = try open(path)
+        #expect(try store.page(of: "feed", .first, limit: 10).ids == Array((391...400).reversed()))
         #expect(throws: StoreError.corrupt) { try store.walk("feed", pageSize: 50) }
         #expect(try store.count(of: "starred") == 0)
     }
@@ -189,7 +195,9 @@ import Testing
         #expect(try store.row(19)?.title == "t19")
     }
 
-    @Test("P55: with dropCollection the read that meets the row clears its collection; rows another collection holds stay")
+    @Test(
+        "P55: with dropCollection the read that meets the row clears its collection; rows another collection holds stay"
+    )
     func p55DropCollectionClearsTheCollectionOnly() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("feed.sqlite")

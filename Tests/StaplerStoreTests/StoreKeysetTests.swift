@@ -12,7 +12,9 @@ import Testing
         #expect(try store.count(of: "feed") == 100)
     }
 
-    @Test("P44: posts inserted above the loaded rows shift nothing: the next page is 80…71", arguments: StoreKind.allCases)
+    @Test(
+        "P44: posts inserted above the loaded rows shift nothing: the next page is 80…71", arguments: StoreKind.allCases
+    )
     func p44InsertAboveKeepsTheNextPage(kind: StoreKind) throws {
         let store = try StoreFixture(kind, schema: .storeS).store
         try store.seed(1...100)
@@ -35,7 +37,9 @@ import Testing
             transaction.delete(95)
             transaction.delete(85)
         }
-        #expect(try store.page(of: "feed", .after(shown.entries.last!.cursor), limit: 10).ids == Array((71...80).reversed()))
+        #expect(
+            try store.page(of: "feed", .after(shown.entries.last!.cursor), limit: 10).ids == Array((71...80).reversed())
+        )
         #expect(try store.page(of: "feed", .first, limit: 20).ids.contains(95) == false)
         #expect(try store.row(95) == nil)
         #expect(try store.count(of: "feed") == 98)
@@ -54,7 +58,9 @@ import Testing
         #expect(Set(walk).count == 100)
     }
 
-    @Test("P44: posts with a NULL createdAt come after every dated post, then the list ends", arguments: StoreKind.allCases)
+    @Test(
+        "P44: posts with a NULL createdAt come after every dated post, then the list ends",
+        arguments: StoreKind.allCases)
     func p44NullsComeLast(kind: StoreKind) throws {
         let store = try StoreFixture(kind, schema: .storeS).store
         try store.seed(1...100)
@@ -107,7 +113,9 @@ import Testing
         #expect(try store.row(.text("1")) == nil)
     }
 
-    @Test("P72: titles order the same in both stores, by UTF-8 bytes and by the app's comparator", arguments: StoreKind.allCases)
+    @Test(
+        "P72: titles order the same in both stores, by UTF-8 bytes and by the app's comparator",
+        arguments: StoreKind.allCases)
     func p72CollationOrderMatchesAcrossStores(kind: StoreKind) throws {
         let store = try StoreFixture(kind, schema: .titles).store
         let titles = ["b", "B", "a", "é", "e\u{301}", "Z"]
@@ -120,7 +128,10 @@ import Testing
             try store.walk(collection, pageSize: 2).map { titles[$0 - 1] }
         }
         #expect(try walk("binary") == ["B", "Z", "a", "b", "e\u{301}", "é"])
-        #expect(try walk("binary").map { Array($0.utf8) } == [[0x42], [0x5A], [0x61], [0x62], [0x65, 0xCC, 0x81], [0xC3, 0xA9]])
+        #expect(
+            try walk("binary").map { Array($0.utf8) } == [
+                [0x42], [0x5A], [0x61], [0x62], [0x65, 0xCC, 0x81], [0xC3, 0xA9],
+            ])
         // Folded ties (b and B, é and e + U+0301) go by id, ascending.
         #expect(try store.walk("localized", pageSize: 2) == [3, 1, 2, 4, 5, 6])
         #expect(try store.walk("localizedDescending", pageSize: 2) == [6, 5, 4, 2, 1, 3])

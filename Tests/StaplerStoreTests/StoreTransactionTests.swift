@@ -8,7 +8,9 @@ import Testing
 @Suite struct StoreTransactionTests {
     struct Refused: Error {}
 
-    @Test("P72: a transaction whose body throws, or that names an unknown collection, writes nothing", arguments: StoreKind.allCases)
+    @Test(
+        "P72: a transaction whose body throws, or that names an unknown collection, writes nothing",
+        arguments: StoreKind.allCases)
     func p72FailingTransactionLeavesNothing(kind: StoreKind) throws {
         let store = try StoreFixture(kind, schema: .storeS).store
         try store.seed(1...10)
@@ -37,7 +39,9 @@ import Testing
         #expect(try store.walk("feed", pageSize: 4) == Array((1...10).reversed()))
     }
 
-    @Test("P72: each commit sends one notification naming what it touched, and nothing else does", arguments: StoreKind.allCases)
+    @Test(
+        "P72: each commit sends one notification naming what it touched, and nothing else does",
+        arguments: StoreKind.allCases)
     func p72OneNotificationPerCommit(kind: StoreKind) throws {
         let store = try StoreFixture(kind, schema: .storeS).store
         let changes = Locked<[StoreChange]>([])
@@ -54,13 +58,16 @@ import Testing
         #expect(
             changes.value == [
                 StoreChange(version: 1, tables: ["post"], collections: ["feed", "oldestNullsFirst"], ids: [1, 2, 3]),
-                StoreChange(version: 2, tables: ["post"], collections: ["feed", "starred", "oldestNullsFirst"], ids: [2, 3]),
+                StoreChange(
+                    version: 2, tables: ["post"], collections: ["feed", "starred", "oldestNullsFirst"], ids: [2, 3]),
                 StoreChange(version: 3, tables: [], collections: ["mediated"], ids: []),
             ])
         #expect(store.dataVersion == 3)
     }
 
-    @Test("P54: a write enters, moves in and leaves every query collection in the commit that makes it", arguments: StoreKind.allCases)
+    @Test(
+        "P54: a write enters, moves in and leaves every query collection in the commit that makes it",
+        arguments: StoreKind.allCases)
     func p54OneWriteUpdatesEveryCollection(kind: StoreKind) throws {
         let store = try StoreFixture(kind, schema: .storeS).store
         try store.seed(1...100)
@@ -70,7 +77,9 @@ import Testing
             }
         }
         #expect(try store.page(of: "starred", .first, limit: 10).ids == [10, 20, 30, 40, 50])
-        try store.write { transaction in transaction.upsert(Post(id: 95, createdAt: 950, title: "A first", starred: true)) }
+        try store.write { transaction in
+            transaction.upsert(Post(id: 95, createdAt: 950, title: "A first", starred: true))
+        }
         let starred = try store.page(of: "starred", .first, limit: 10)
         #expect(starred.ids == [95, 10, 20, 30, 40, 50])
         #expect(try store.page(of: "feed", .first, limit: 10).rows[5].title == "A first")
@@ -79,7 +88,9 @@ import Testing
         #expect(try store.row(95)?.title == "A first")
     }
 
-    @Test("P54: a mediator's window, appended pages and remote keys commit together; rows other lists hold stay", arguments: StoreKind.allCases)
+    @Test(
+        "P54: a mediator's window, appended pages and remote keys commit together; rows other lists hold stay",
+        arguments: StoreKind.allCases)
     func p54ReplacingAWindowKeepsRowsOtherCollectionsHold(kind: StoreKind) throws {
         let clock = ManualWallClock(5_000)
         let store = try StoreFixture(kind, schema: .mediated, clock: clock).store
@@ -93,7 +104,8 @@ import Testing
         #expect(try store.remoteKeys(of: "mediated") == StoreRemoteKeys(before: nil, after: "after-90"))
         #expect(try store.lastRefreshed(of: "mediated") == WallTime(millisecondsSince1970: 5_000))
         try store.write { transaction in
-            transaction.append(to: "mediated", rows: [Post.numbered(80), Post.numbered(70)], key: "after-70", edge: .after)
+            transaction.append(
+                to: "mediated", rows: [Post.numbered(80), Post.numbered(70)], key: "after-70", edge: .after)
         }
         #expect(try store.page(of: "mediated", .first, limit: 10).ids == [100, 95, 90, 80, 70])
         #expect(try store.remoteKeys(of: "mediated").after == "after-70")
@@ -123,7 +135,9 @@ import Testing
         #expect(try store.row(85) != nil)
     }
 
-    @Test("P72: four threads racing 50 commits each see versions that only grow, one notification each", arguments: StoreKind.allCases)
+    @Test(
+        "P72: four threads racing 50 commits each see versions that only grow, one notification each",
+        arguments: StoreKind.allCases)
     func p72VersionOnlyGrowsUnderRacingWriters(kind: StoreKind) throws {
         let store = try StoreFixture(kind, schema: .storeS).store
         let versions = Locked<[UInt64]>([])
@@ -149,7 +163,9 @@ import Testing
         #expect(try store.count(of: "feed") == 4 * rounds)
     }
 
-    @Test("P72: a reader sees one version until its read ends, while another thread commits", arguments: StoreKind.allCases)
+    @Test(
+        "P72: a reader sees one version until its read ends, while another thread commits",
+        arguments: StoreKind.allCases)
     func p72ReaderSeesOneVersionWhileAnotherThreadCommits(kind: StoreKind) throws {
         let progress = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)

@@ -20,8 +20,10 @@ public enum StoreMembership: Hashable, Sendable {
 /// that tuple by keyset, so a write above a position never shifts what comes after it. A row whose sort
 /// values change moves in the commit that changes them.
 public struct StoreCollection<Row: StoreRow>: Sendable {
-    /// The collection's name, unique in its schema. A SQLite file keeps the membership under it: give the
-    /// collection a new name when its filter or order changes.
+    /// The collection's name, unique in its schema.
+    ///
+    /// A SQLite file keeps the membership under it: give the collection a new name when its filter or
+    /// order changes.
     public let name: String
     /// How membership is decided.
     public let membership: StoreMembership
@@ -40,7 +42,8 @@ public struct StoreCollection<Row: StoreRow>: Sendable {
     ///   - filter: Whether a row belongs; it must depend on the row only (every row by default).
     ///   - order: The order; the identity is appended as the tie-breaker.
     public init(
-        _ name: String, membership: StoreMembership = .query, where filter: @escaping @Sendable (Row) -> Bool = { _ in true },
+        _ name: String, membership: StoreMembership = .query,
+        where filter: @escaping @Sendable (Row) -> Bool = { _ in true },
         orderedBy order: [StoreOrder<Row>]
     ) {
         self.name = name
@@ -58,7 +61,8 @@ public struct StoreCollection<Row: StoreRow>: Sendable {
     /// The row's sort tuple in this collection, or `nil` if the row does not match the filter.
     package func placement(of row: Row) -> StoreCursor? {
         guard filter(row) else { return nil }
-        return StoreCursor(bytes: SortKeyEncoding.tuple(values: order.map { $0.value(row) }, rules: rules, id: row.storeID))
+        return StoreCursor(
+            bytes: SortKeyEncoding.tuple(values: order.map { $0.value(row) }, rules: rules, id: row.storeID))
     }
 
     /// -1, 0 or 1 as `left` sorts before, with or after `right` in this collection.

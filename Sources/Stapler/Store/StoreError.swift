@@ -1,5 +1,6 @@
-/// Why a store call failed. Every store call returns or throws one of these; none traps.
+/// Why a store call failed.
 ///
+/// Every store call returns or throws one of these; none traps.
 /// A failed write rolls back: it changes neither the rows, nor any collection, nor the data version,
 /// and sends no notification.
 public enum StoreError: Error, Hashable, Sendable {

@@ -40,6 +40,7 @@ public struct StoreOrder<Row: StoreRow>: Sendable {
     ///   - keyPath: The field to order by.
     ///   - nulls: Where rows whose field is `nil` go.
     ///   - collation: How strings compare.
+    /// - Returns: The component.
     public static func ascending<Value: StoreSortable>(
         _ keyPath: KeyPath<Row, Value> & Sendable, nulls: StoreNulls = .last, collation: StoreCollation = .binary
     ) -> StoreOrder {
@@ -54,6 +55,7 @@ public struct StoreOrder<Row: StoreRow>: Sendable {
     ///   - keyPath: The field to order by.
     ///   - nulls: Where rows whose field is `nil` go (after the others by default, as in ascending order).
     ///   - collation: How strings compare.
+    /// - Returns: The component.
     public static func descending<Value: StoreSortable>(
         _ keyPath: KeyPath<Row, Value> & Sendable, nulls: StoreNulls = .last, collation: StoreCollation = .binary
     ) -> StoreOrder {
@@ -70,6 +72,7 @@ public struct StoreOrder<Row: StoreRow>: Sendable {
     ///   - nulls: Where ``StoreValue/null`` values go.
     ///   - collation: How strings compare.
     ///   - value: Computes the value; it must depend on the row only.
+    /// - Returns: The component.
     public static func computed(
         descending: Bool = false, nulls: StoreNulls = .last, collation: StoreCollation = .binary,
         _ value: @escaping @Sendable (Row) -> StoreValue

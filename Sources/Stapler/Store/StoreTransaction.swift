@@ -58,10 +58,11 @@ public struct StoreTransaction<Row: StoreRow>: Sendable {
         operations.append(.delete(id))
     }
 
-    /// Makes `rows` the window of `collection` (a mediator's refresh): the rows are stored, the explicit
-    /// members become exactly those of `rows` that match, the edge keys become `keys`, and the collection's
-    /// last refresh becomes the store clock's now. A row that leaves the window is deleted unless another
-    /// collection holds it.
+    /// Makes `rows` the window of `collection`, as a mediator's refresh does.
+    ///
+    /// The rows are stored, the explicit members become exactly those of `rows` that match, the edge keys
+    /// become `keys`, and the collection's last refresh becomes the store clock's now. A row that leaves
+    /// the window is deleted unless another collection holds it.
     public mutating func replaceWindow(of collection: String, rows: [Row], keys: StoreRemoteKeys = .none) {
         operations.append(.replaceWindow(collection, rows, keys))
     }
