@@ -145,7 +145,9 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
         }
         counters.withLock { $0.reads -= 1 }
         if options.onUndecodable == .dropCollection, !undecodable.names.isEmpty, !options.readOnly {
-            try write { transaction in
+            // A failed drop leaves the collection as it was: the next read that meets the row drops it again.
+            // The read reports the row it met either way.
+            _ = try? write { transaction in
                 for name in undecodable.names { transaction.clear(name) }
             }
         }

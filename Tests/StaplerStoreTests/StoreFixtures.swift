@@ -100,8 +100,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
 }
 
 /// A store under test that keeps the temporary directory of its file until it is released.
-final class StoreFixture<Row: StoreRow>: LocalStore, @unchecked Sendable {
-    // Immutable after init.
+final class StoreFixture<Row: StoreRow>: LocalStore, Sendable {
     let base: any LocalStore<Row>
     let directory: TemporaryDirectory?
 
