@@ -190,12 +190,19 @@ extension LocalStore where Row == Post {
 
     /// Every id of `collection`, read by keyset `pageSize` rows at a time from the first.
     func walk(_ collection: String, pageSize: Int) throws -> [Int] {
-        var ids: [Int] = []
+        try walkRows(collection, pageSize: pageSize).map(\.id)
+    }
+}
+
+extension LocalStore {
+    /// Every row of `collection`, read by keyset `pageSize` rows at a time from the first.
+    func walkRows(_ collection: String, pageSize: Int) throws -> [Row] {
+        var rows: [Row] = []
         var position = StorePosition.first
         while true {
             let page = try page(of: collection, position, limit: pageSize)
-            ids += page.rows.map(\.id)
-            guard let last = page.entries.last, page.entries.count == pageSize else { return ids }
+            rows += page.rows
+            guard let last = page.entries.last, page.entries.count == pageSize else { return rows }
             position = .after(last.cursor)
         }
     }
