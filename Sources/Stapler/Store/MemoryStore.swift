@@ -3,9 +3,10 @@ import Reactive
 /// A ``LocalStore`` in memory: fast, for tests and for lists that need no persistence.
 ///
 /// It passes the same conformance suite as the SQLite store: the same order (tuples are encoded and
-/// compared the same way), the same identities, one notification per commit. A commit applies to a
-/// copy of the state and replaces it, so a reader keeps the version it started with and never waits
-/// for a writer, and a failed transaction leaves nothing.
+/// compared the same way), the same identities, one notification per commit. A transaction is checked
+/// and placed before the store locks anything, so applying it under the lock never stops halfway; a
+/// reader holds a copy-on-write value of the state, so it keeps the version it started with and never
+/// waits for a writer.
 ///
 /// ```swift
 /// let store = MemoryStore(schema: StoreSchema(table: "post", collections: [feed]))
@@ -50,13 +51,12 @@ public final class MemoryStore<Row: StoreRow>: LocalStore, Sendable {
         let planned = try schema.plan(transaction)
         let now = clock.now()
         let change: StoreChange? = state.withLock { state in
-            var next = state
+            // Planning resolved everything that can fail, so applying never stops halfway.
             var touch = StoreTouch()
-            for operation in planned { next.apply(operation, now: now, touch: &touch) }
+            for operation in planned { state.apply(operation, now: now, touch: &touch) }
             guard !touch.isEmpty else { return nil }
-            next.version += 1
-            state = next
-            let change = touch.change(version: next.version, schema: schema)
+            state.version += 1
+            let change = touch.change(version: state.version, schema: schema)
             outbox.enqueue(change)
             return change
         }

@@ -10,8 +10,8 @@ struct MemoryCollectionState: Sendable {
     var refreshed: WallTime?
 }
 
-/// Everything a ``MemoryStore`` holds, as one value: a commit applies to a copy and replaces the whole,
-/// so a failed transaction leaves nothing, and a reader keeps the value it started with.
+/// Everything a ``MemoryStore`` holds, as one value: a commit applies to it in place, and a reader keeps
+/// the (copy-on-write) value it started with.
 struct MemoryStoreState<Row: StoreRow>: Sendable {
     let schema: StoreSchema<Row>
     var rows: [StoreID: Row] = [:]
