@@ -39,12 +39,18 @@ let package = Package(
         // Fake sources, waiting until a list is settled, scroll simulation and update checks for the apps'
         // own tests; it imports neither XCTest nor Testing, so it works under both and in previews.
         .library(name: "StaplerTesting", targets: ["StaplerTesting"]),
+        // The SQLite store: links the system's SQLite (the SDK's on Apple platforms, libsqlite3 on Linux).
+        .library(name: "StaplerSQLite", targets: ["StaplerSQLite"]),
         .executable(name: "Demo", targets: ["Demo"]),
     ],
     targets: [
         .target(name: "Reactive", swiftSettings: librarySettings),
         .target(name: "Stapler", dependencies: ["Reactive"], swiftSettings: librarySettings),
         .target(name: "StaplerTesting", dependencies: ["Reactive", "Stapler"], swiftSettings: librarySettings),
+        // The system's SQLite, found with pkg-config; no package dependency.
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .target(name: "StaplerSQLite", dependencies: ["Stapler", "Reactive", "CSQLite"], swiftSettings: librarySettings),
         // Demo/README.md is the Demo's tour, not a source or a resource.
         .executableTarget(name: "Demo", dependencies: ["Stapler", "Reactive"], path: "Demo", exclude: ["README.md"]),
         .target(
@@ -60,6 +66,10 @@ let package = Package(
             swiftSettings: testSettings),
         .testTarget(
             name: "StaplerTestingTests", dependencies: ["StaplerTesting", "Stapler", "Reactive", "TestSupport"],
+            swiftSettings: testSettings),
+        // One conformance suite over both stores, and SQLite files that are corrupt, locked, read-only or full.
+        .testTarget(
+            name: "StaplerStoreTests", dependencies: ["Stapler", "StaplerSQLite", "CSQLite", "Reactive", "TestSupport"],
             swiftSettings: testSettings),
         // Runs the built Demo binary against Tests/Fixtures/paging_server.py; depending on the Demo
         // target makes `swift test` build it first.

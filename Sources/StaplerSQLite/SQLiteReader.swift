@@ -1,0 +1,111 @@
+import Stapler
+
+/// The collections whose reads met rows that no longer decode, for the store to clear after the read.
+final class UndecodableCollections {
+    var names: [String] = []
+}
+
+/// A reader over a connection inside one read transaction: every read sees the same data version.
+struct SQLiteReader<Row: StoreRow>: StoreReading {
+    let connection: SQLiteConnection
+    let schema: StoreSchema<Row>
+    let coding: SQLiteRowCoding<Row>
+    let undecodable: UndecodableCollections
+
+    func version() throws(StoreError) -> UInt64 {
+        UInt64(try connection.integer("SELECT value FROM stapler_meta WHERE key = 'version'") ?? 0)
+    }
+
+    func page(of collection: String, _ position: StorePosition, limit: Int) throws(StoreError) -> StorePage<Row> {
+        let index = try schema.index(of: collection)
+        let localized = schema.collections[index].isLocalized
+        let sortKey = localized ? "m.sortKey COLLATE \(SQLiteCollation.name(of: collection))" : "m.sortKey"
+        // A localized collection's index is partial, on its name as a literal: the query names it so too.
+        let member = localized ? "m.collection = '\(collection.replacingQuotes)'" : "m.collection = ?"
+        var values: [SQLiteValue] = localized ? [] : [.text(collection)]
+        var sql = "SELECT m.sortKey, m.id, r.body FROM stapler_members AS m JOIN stapler_rows AS r ON r.id = m.id"
+        sql += " WHERE \(member)"
+        let writer = SQLiteWriter(connection: connection, schema: schema)
+        let reversed: Bool
+        switch position {
+        case .first:
+            sql += " ORDER BY \(sortKey) ASC"
+            reversed = false
+        case .last:
+            sql += " ORDER BY \(sortKey) DESC"
+            reversed = true
+        case .after(let cursor):
+            sql += " AND \(sortKey) > ? ORDER BY \(sortKey) ASC"
+            values.append(writer.sortValue(cursor, in: index))
+            reversed = false
+        case .before(let cursor):
+            sql += " AND \(sortKey) < ? ORDER BY \(sortKey) DESC"
+            values.append(writer.sortValue(cursor, in: index))
+            reversed = true
+        }
+        sql += " LIMIT ?"
+        values.append(.integer(Int64(max(0, limit))))
+        var entries: [StoreEntry<Row>] = []
+        try connection.run(sql, values) { row throws(StoreError) in
+            let stored = row.bytes(0)
+            let cursor = StoreCursor(bytes: localized ? Hex.decode(stored) : stored)
+            entries.append(
+                StoreEntry(row: try decode(row.bytes(2), key: row.bytes(1), collection: collection), cursor: cursor))
+        }
+        if reversed { entries.reverse() }
+        return StorePage(entries: entries, version: try version())
+    }
+
+    func count(of collection: String) throws(StoreError) -> Int {
+        _ = try schema.index(of: collection)
+        return Int(
+            try connection.integer("SELECT COUNT(*) FROM stapler_members WHERE collection = ?", [.text(collection)])
+                ?? 0)
+    }
+
+    func row(_ id: StoreID) throws(StoreError) -> Row? {
+        let key = SortKeyEncoding.key(of: id)
+        var found: Row?
+        try connection.run("SELECT body FROM stapler_rows WHERE id = ?", [.blob(key)]) { row throws(StoreError) in
+            found = try decode(row.bytes(0), key: key, collection: nil)
+        }
+        return found
+    }
+
+    func lastRefreshed(of collection: String) throws(StoreError) -> WallTime? {
+        _ = try schema.index(of: collection)
+        return try connection.integer("SELECT refreshed FROM stapler_collections WHERE name = ?", [.text(collection)])
+            .map { WallTime(millisecondsSince1970: $0) }
+    }
+
+    func remoteKeys(of collection: String) throws(StoreError) -> StoreRemoteKeys {
+        _ = try schema.index(of: collection)
+        var keys = StoreRemoteKeys.none
+        try connection.run("SELECT keyBefore, keyAfter FROM stapler_collections WHERE name = ?", [.text(collection)]) {
+            row throws(StoreError) in keys = StoreRemoteKeys(before: row.text(0), after: row.text(1))
+        }
+        return keys
+    }
+
+    private func decode(_ body: [UInt8], key: [UInt8], collection: String?) throws(StoreError) -> Row {
+        do {
+            return try coding.decode(body)
+        } catch {
+            if let collection, !undecodable.names.contains(collection) { undecodable.names.append(collection) }
+            let id = SortKeyEncoding.identity(fromKey: key) ?? .text("?")
+            throw .undecodable(collection: collection, id: id, underlying: "\(error)")
+        }
+    }
+}
+
+extension String {
+    /// The string with each `'` doubled, for a SQL string literal.
+    var replacingQuotes: String {
+        var result = ""
+        for character in self {
+            result.append(character)
+            if character == "'" { result.append("'") }
+        }
+        return result
+    }
+}
