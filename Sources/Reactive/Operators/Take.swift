@@ -68,6 +68,7 @@ extension Signal {
     ///
     /// - Parameter lifetime: The lifetime whose end completes the result.
     /// - Returns: The signal that ends with `lifetime`.
+    @inlinable
     public func take(during lifetime: Lifetime) -> Signal<Value, Error> {
         Signal { output, ownLifetime in
             ownLifetime += lifetime.observeEnded { output.sendCompleted() }
