@@ -1,6 +1,9 @@
 import Reactive
 
 extension Paginator {
+    /// One publication of this paginator, as the lists made from it receive it.
+    @usableFromInline typealias Publication = PagingPublication<PublicationContents<Item, Query, Metadata, Failure>>
+
     /// A transformed view of this paginator: its rows go through `transform`, and every change of the
     /// paginator becomes one change of the view, in transformed indices.
     ///
@@ -36,36 +39,26 @@ extension Paginator {
             made = (
                 core, id, TransformedPublication(items: transformer.output, update: nil, source: base.contents.snapshot)
             )
-            let update:
-                @Sendable (PagingPublication<PublicationContents<Item, Query, Metadata, Failure>>, PagedItems<Item>) ->
-                    (
-                        any AnyObject & Sendable
-                    )? = { [weak core, weak self] publication, previousItems in
-                        guard let core else { return nil }
-                        let (value, added) = Self.transform(
-                            publication.contents.snapshot, previous: previousItems,
-                            change: publication.contents.itemsChange, on: core)
-                        if let self {
-                            self.loadPastEmptyPages(
-                                publication, previousPages: previousItems.pageCount, added: added, core: core,
-                                limit: limit)
-                        }
-                        return TransformedBox(value)
-                    }
+            let update: @Sendable (Publication, PagedItems<Item>) -> (any AnyObject & Sendable)? = {
+                [weak core, weak self] publication, previousItems in
+                guard let core else { return nil }
+                let (value, added) = Self.transform(
+                    publication.contents.snapshot, previous: previousItems, change: publication.contents.itemsChange,
+                    on: core)
+                if let self {
+                    self.loadPastEmptyPages(
+                        publication, previousPages: previousItems.pageCount, added: added, core: core, limit: limit)
+                }
+                return TransformedBox(value)
+            }
             // A list made from an earlier publication than the one shown when it joins is transformed again
             // from the rows shown, in one reload.
-            let catchUp:
-                @Sendable (PagingPublication<PublicationContents<Item, Query, Metadata, Failure>>) -> (
-                    any AnyObject & Sendable
-                )? =
-                    {
-                        [weak core] publication in
-                        guard let core else { return nil }
-                        let (value, _) = Self.transform(
-                            publication.contents.snapshot, previous: base.contents.snapshot.items, change: .reloaded,
-                            on: core)
-                        return TransformedBox(value)
-                    }
+            let catchUp: @Sendable (Publication) -> (any AnyObject & Sendable)? = { [weak core] publication in
+                guard let core else { return nil }
+                let (value, _) = Self.transform(
+                    publication.contents.snapshot, previous: base.contents.snapshot.items, change: .reloaded, on: core)
+                return TransformedBox(value)
+            }
             return (update, catchUp)
         }
         guard let (core, id, initial) = made else {
@@ -135,7 +128,7 @@ extension Paginator {
     /// many rows the publication added between the header and the footer), up to `limit` pages in a row.
     @inlinable
     func loadPastEmptyPages<Output>(
-        _ publication: PagingPublication<PublicationContents<Item, Query, Metadata, Failure>>, previousPages: Int,
+        _ publication: Publication, previousPages: Int,
         added: Int,
         core: TransformedListCore<Output>, limit: Int
     ) {
