@@ -6,7 +6,7 @@
 /// it along the way.
 ///
 /// The class is generic over its contents alone, and its fields are read through them
-/// (`publication.snapshot` reads `publication.contents.snapshot`). A class's `deinit` runs unspecialised:
+/// (`publication.contents.snapshot`). A class's `deinit` runs unspecialised:
 /// releasing a field whose type is built from the class's generic arguments (a snapshot of `Item`,
 /// `Metadata` and `Failure`) looks that type up at run time, on every publication, where the contents'
 /// type is the class's own argument and needs no look-up.
