@@ -49,7 +49,7 @@ extension Paginator {
                     self.loadPastEmptyPages(
                         publication, previousPages: previousItems.pageCount, added: added, core: core, limit: limit)
                 }
-                return TransformedBox(value)
+                return value
             }
             // A list made from an earlier publication than the one shown when it joins is transformed again
             // from the rows shown, in one reload.
@@ -57,7 +57,7 @@ extension Paginator {
                 guard let core else { return nil }
                 let (value, _) = Self.transform(
                     publication.contents.snapshot, previous: base.contents.snapshot.items, change: .reloaded, on: core)
-                return TransformedBox(value)
+                return value
             }
             return (update, catchUp)
         }
@@ -70,13 +70,13 @@ extension Paginator {
             change in
             withExtendedLifetime(core) {}
             guard let box = change.derivedValue(id) else { return initial }
-            return unsafeDowncast(box, to: TransformedBox<Output>.self).value
+            return unsafeDowncast(box, to: TransformedPublication<Output>.self)
         }
         let state = engine.publication.projection(value) { change in
             guard change.caughtUpList == nil || change.caughtUpList == id, let box = change.derivedValue(id) else {
                 return nil
             }
-            let published = unsafeDowncast(box, to: TransformedBox<Output>.self).value
+            let published = unsafeDowncast(box, to: TransformedPublication<Output>.self)
             return published.update == nil ? nil : published
         }
         // Made here, in inlinable code, so that delivering the list's changes runs code compiled for `Output`.

@@ -6,21 +6,24 @@
 ///
 /// - Complexity: `count` is O(1); subscripting is O(log pages); iterating is O(1) per row, amortised.
 public struct TransformedItems<Output: Sendable>: RandomAccessCollection, Sendable {
+    /// The parts of the snapshot, in one immutable object: a snapshot is passed and kept by one reference.
+    @usableFromInline let parts: TransformedParts<Output>
+
     /// The header row, if any.
-    @usableFromInline let header: Output?
+    @inlinable var header: Output? { parts.header }
     /// The rows above the first source page (a separator at the top edge).
-    @usableFromInline let leading: ContiguousArray<TransformedRow<Output>>
+    @inlinable var leading: ContiguousArray<TransformedRow<Output>> { parts.leading }
     /// The rows of each source page, one page each.
-    @usableFromInline let body: PagedItems<TransformedRow<Output>>
+    @inlinable var body: PagedItems<TransformedRow<Output>> { parts.body }
     /// The rows below the last source page (a separator at the bottom edge).
-    @usableFromInline let trailing: ContiguousArray<TransformedRow<Output>>
+    @inlinable var trailing: ContiguousArray<TransformedRow<Output>> { parts.trailing }
     /// The footer row, if any.
-    @usableFromInline let footer: Output?
+    @inlinable var footer: Output? { parts.footer }
     /// Where the source pages start, to map a row to its source row.
-    @usableFromInline let source: (any SourcePageStarts)?
+    @inlinable var source: (any SourcePageStarts)? { parts.source }
 
     /// The number of rows.
-    public let count: Int
+    public var count: Int { parts.count }
 
     /// An empty snapshot.
     public init() {
@@ -32,13 +35,8 @@ public struct TransformedItems<Output: Sendable>: RandomAccessCollection, Sendab
         header: Output?, leading: ContiguousArray<TransformedRow<Output>>, body: PagedItems<TransformedRow<Output>>,
         trailing: ContiguousArray<TransformedRow<Output>>, footer: Output?, source: (any SourcePageStarts)?
     ) {
-        self.header = header
-        self.leading = leading
-        self.body = body
-        self.trailing = trailing
-        self.footer = footer
-        self.source = source
-        count = (header == nil ? 0 : 1) + leading.count + body.count + trailing.count + (footer == nil ? 0 : 1)
+        parts = TransformedParts(
+            header: header, leading: leading, body: body, trailing: trailing, footer: footer, source: source)
     }
 
     /// The number of rows between the header and the footer.
@@ -150,6 +148,35 @@ extension TransformedItems: CustomStringConvertible {
     /// The rows, as an array would print them.
     public var description: String {
         Array(self).description
+    }
+}
+
+/// The parts of a ``TransformedItems`` snapshot.
+///
+/// A class, so that copying a snapshot (into a publication, an update, an event, an observer's variable)
+/// retains one object instead of copying each part through the generic value witnesses.
+@usableFromInline
+final class TransformedParts<Output: Sendable>: Sendable {
+    @usableFromInline let header: Output?
+    @usableFromInline let leading: ContiguousArray<TransformedRow<Output>>
+    @usableFromInline let body: PagedItems<TransformedRow<Output>>
+    @usableFromInline let trailing: ContiguousArray<TransformedRow<Output>>
+    @usableFromInline let footer: Output?
+    @usableFromInline let source: (any SourcePageStarts)?
+    @usableFromInline let count: Int
+
+    @inlinable
+    init(
+        header: Output?, leading: ContiguousArray<TransformedRow<Output>>, body: PagedItems<TransformedRow<Output>>,
+        trailing: ContiguousArray<TransformedRow<Output>>, footer: Output?, source: (any SourcePageStarts)?
+    ) {
+        self.header = header
+        self.leading = leading
+        self.body = body
+        self.trailing = trailing
+        self.footer = footer
+        self.source = source
+        count = (header == nil ? 0 : 1) + leading.count + body.count + trailing.count + (footer == nil ? 0 : 1)
     }
 }
 

@@ -73,9 +73,11 @@ public final class TransformedList<Output: Sendable>: Sendable {
 /// What a transformed list publishes: its rows, the change that made them, and the paginator's rows they
 /// come from.
 ///
-/// ``TransformedList/items`` and ``TransformedList/updates`` are projections of it.
+/// ``TransformedList/items`` and ``TransformedList/updates`` are projections of it. It is the list's entry in
+/// its paginator's published value, and a class, so that the property, the signals and the paginator pass
+/// it on by one reference.
 @usableFromInline
-struct TransformedPublication<Output: Sendable>: Sendable {
+final class TransformedPublication<Output: Sendable>: Sendable {
     /// The transformed rows.
     @usableFromInline let items: TransformedItems<Output>
     /// The change that made ``items``; `nil` for the rows the list was made with.
@@ -96,17 +98,6 @@ struct TransformedPublication<Output: Sendable>: Sendable {
         sourceLeadingCount = source.leadingCount
         sourceListSerial = source.listSerial
         sourcePlaceholdersBefore = source.placeholdersBefore
-    }
-}
-
-/// A transformed list's value for one publication, in the paginator's published value.
-@usableFromInline
-final class TransformedBox<Output: Sendable>: Sendable {
-    @usableFromInline let value: TransformedPublication<Output>
-
-    @inlinable
-    init(_ value: TransformedPublication<Output>) {
-        self.value = value
     }
 }
 
