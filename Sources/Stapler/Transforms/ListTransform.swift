@@ -27,8 +27,6 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     @usableFromInline let header: (@Sendable (ListEdge) -> Output?)?
     /// The footer row of an edge state, already passed through the element steps added after it.
     @usableFromInline let footer: (@Sendable (ListEdge) -> Output?)?
-    /// The step a transform without steps runs, so that its last layer is not its source layer.
-    @usableFromInline let identity: TransformStep
     /// Makes the pipeline that runs this transform (a ``TransformPipeline`` of `Item` and `Output` rows).
     ///
     /// Made here, in inlinable code, so the pipeline's per-page code is compiled in the caller's module
@@ -38,15 +36,14 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     @inlinable
     init(
         steps: [TransformStep], header: (@Sendable (ListEdge) -> Output?)?,
-        footer: (@Sendable (ListEdge) -> Output?)?, identity: TransformStep
+        footer: (@Sendable (ListEdge) -> Output?)?
     ) {
         self.steps = steps
         self.header = header
         self.footer = footer
-        self.identity = identity
         makePipeline = {
             TransformPipeline<Item, Output>(
-                steps: steps.isEmpty ? [identity] : steps, header: header, footer: footer,
+                steps: steps, header: header, footer: footer,
                 apply: { pipeline, input in pipeline.apply(input) })
         }
     }
@@ -55,8 +52,7 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     /// `ListTransform<Message, Message>().map { ... }`.
     @inlinable
     public init() where Output == Item {
-        self.init(
-            steps: [], header: nil, footer: nil, identity: TransformStep.element { (item: Item) -> Item? in item })
+        self.init(steps: [], header: nil, footer: nil)
     }
 
     /// Shows `transform` of each row.
@@ -115,7 +111,7 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
         _ separator: @escaping @Sendable (_ before: Output?, _ after: Output?) -> Output?
     ) -> ListTransform<Item, Output> {
         ListTransform(
-            steps: steps + [TransformStep.separators(separator)], header: header, footer: footer, identity: identity)
+            steps: steps + [TransformStep.separators(separator)], header: header, footer: footer)
     }
 
     /// Shows `header(edge)` above every row, when it is not `nil`.
@@ -128,7 +124,7 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     /// - Returns: The transform with a header.
     @inlinable
     public func header(_ header: @escaping @Sendable (ListEdge) -> Output?) -> ListTransform<Item, Output> {
-        ListTransform(steps: steps, header: header, footer: footer, identity: identity)
+        ListTransform(steps: steps, header: header, footer: footer)
     }
 
     /// Shows `footer(edge)` below every row, when it is not `nil`.
@@ -142,7 +138,7 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
     /// - Returns: The transform with a footer.
     @inlinable
     public func footer(_ footer: @escaping @Sendable (ListEdge) -> Output?) -> ListTransform<Item, Output> {
-        ListTransform(steps: steps, header: header, footer: footer, identity: identity)
+        ListTransform(steps: steps, header: header, footer: footer)
     }
 
     /// This transform followed by the element step that shows `element` of each row; the header and the
@@ -152,7 +148,7 @@ public struct ListTransform<Item: Sendable, Output: Sendable>: Sendable {
         let header = header.map { header in { @Sendable edge in header(edge).flatMap(element) } }
         let footer = footer.map { footer in { @Sendable edge in footer(edge).flatMap(element) } }
         return ListTransform<Item, New>(
-            steps: steps + [TransformStep.element(element)], header: header, footer: footer, identity: identity)
+            steps: steps + [TransformStep.element(element)], header: header, footer: footer)
     }
 }
 

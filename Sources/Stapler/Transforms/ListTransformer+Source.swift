@@ -66,14 +66,14 @@ extension TransformPipeline {
                 TransformRow(pageItems[$0 - start], id: context.makeID(), offset: 0, round: context.round)
             }
             chunk.insert(contentsOf: fresh, at: rows.lowerBound - start)
-            layer.chunks[page + 1] = renumbered(chunk)
+            layer.replace(page + 1, with: renumbered(chunk))
             return .chunks(.same, changed: [page + 1])
         case .removed(let rows) where new == old && !rows.isEmpty:
             let (page, pageItems, start) = previous.locate(item: rows.lowerBound)
             guard rows.upperBound <= start + pageItems.count else { break }
             var chunk = layer.chunks[page + 1]
             chunk.removeSubrange(rows.lowerBound - start..<rows.upperBound - start)
-            layer.chunks[page + 1] = renumbered(chunk)
+            layer.replace(page + 1, with: renumbered(chunk))
             return .chunks(.same, changed: [page + 1])
         case .updated(let rows) where new == old && !rows.isEmpty:
             var changed: [Int] = []
@@ -81,10 +81,12 @@ extension TransformPipeline {
             while index < rows.upperBound {
                 let (page, pageItems, start) = items.locate(item: index)
                 let end = min(rows.upperBound, start + pageItems.count)
+                var chunk = layer.chunks[page + 1]
                 for row in index..<end {
-                    layer.chunks[page + 1][row - start].value = pageItems[row - start]
-                    layer.chunks[page + 1][row - start].round = context.round
+                    chunk[row - start].value = pageItems[row - start]
+                    chunk[row - start].round = context.round
                 }
+                layer.replace(page + 1, with: chunk)
                 changed.append(page + 1)
                 index = end
             }
@@ -142,6 +144,7 @@ extension TransformPipeline {
             layer.append(chunk)
         }
         layer.append([])
+        if stages.isEmpty { sourceBeforeRebuild = source.chunks }
         source.chunks = layer
         return .rebuild(reload: ids == nil)
     }
@@ -184,5 +187,9 @@ extension TransformPipeline {
     func insertChunks(_ chunks: [TransformChunk<Item>], into source: TransformLayer<Item>, at position: Int) {
         source.chunks.insert(contentsOf: chunks, at: position)
         for stage in stages { stage.insertEmptyChunks(chunks.count, position) }
+        // Without steps the source layer is the last one: its new chunks are recorded as having shown none.
+        if stages.isEmpty, source.replaced != nil {
+            for index in position..<position + chunks.count { source.replaced?.append((index, [])) }
+        }
     }
 }

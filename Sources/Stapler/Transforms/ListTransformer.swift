@@ -32,8 +32,13 @@ final class TransformPipeline<Item: Sendable, Output: Sendable> {
     @usableFromInline var output = TransformedItems<Output>()
     /// The paginator's items the layers hold.
     @usableFromInline var source = PagedItems<Item>()
+    /// Without steps, the source layer's chunks before a rebuild replaced them: the rows shown before.
+    @usableFromInline var sourceBeforeRebuild: ContiguousArray<TransformChunk<Item>>?
 
-    /// A pipeline running `steps` (at least one), with the header and the footer they make.
+    /// A pipeline running `steps`, with the header and the footer they make.
+    ///
+    /// Without steps (the identity transform, whose `Output` is `Item`), the source layer is the last
+    /// layer: the rows pass through with no step copying them.
     @inlinable
     init(
         steps: [TransformStep], header: (@Sendable (ListEdge) -> Output?)?, footer: (@Sendable (ListEdge) -> Output?)?,
@@ -61,6 +66,14 @@ final class TransformPipeline<Item: Sendable, Output: Sendable> {
     ///   O(rows) for a refresh, a drop or a reload.
     @inlinable
     func apply(_ input: TransformInput<Item>) -> (TransformedUpdate<Output>?, Int) {
+        // A publication that changes neither the rows nor what the steps, the header and the footer read of
+        // the edges (a load starting, an error, a change of the metadata) changes nothing here.
+        if input.change == nil, input.items.isIdentical(to: source), context.top == input.top,
+            context.bottom == input.bottom, makeHeader == nil || headerEdge == input.header,
+            makeFooter == nil || footerEdge == input.footer
+        {
+            return (nil, 0)
+        }
         context.round += 1
         let round = context.round
         let previous = output
@@ -81,10 +94,15 @@ final class TransformPipeline<Item: Sendable, Output: Sendable> {
         }
         var segments = ChangeSegments()
         var reloaded = false
+        // Recorded from here: without steps, the source layer's own changes are the last layer's.
+        finalLayer.startRecording()
         switch updateSource(input) {
         case .rebuild(let reload):
             reloaded = reload
+            _ = finalLayer.stopRecording()
             let old = finalLayer.chunks
+            let passedThrough = sourceBeforeRebuild
+            sourceBeforeRebuild = nil
             for stage in stages { stage.rebuild() }
             let final = finalLayer.chunks
             var body = PagedItems<TransformedRow<Output>>()
@@ -93,7 +111,11 @@ final class TransformPipeline<Item: Sendable, Output: Sendable> {
                 header: header, leading: slots(final[0]), body: body, trailing: slots(final[final.count - 1]),
                 footer: footer, source: input.items)
             var oldKeys = ContiguousArray<RowKey>()
-            for chunk in old { appendKeys(of: chunk, to: &oldKeys) }
+            if let passedThrough {
+                for chunk in passedThrough { appendKeys(of: chunk, to: &oldKeys) }
+            } else {
+                for chunk in old { appendKeys(of: chunk, to: &oldKeys) }
+            }
             var newKeys = ContiguousArray<RowKey>()
             for chunk in final { appendKeys(of: chunk, to: &newKeys) }
             segments.add(old: oldKeys, at: previous.headerCount, new: newKeys, at: output.headerCount)
@@ -163,14 +185,13 @@ final class TransformPipeline<Item: Sendable, Output: Sendable> {
     }
 
     /// Runs every stage on the `changed` chunks of layer 0 (and, for separators, on the chunks whose
-    /// neighbouring rows or edges changed).
+    /// neighbouring rows or edges changed), the last layer recording since ``apply(_:)`` began.
     ///
     /// - Returns: The chunks of the last layer that were recomputed, ascending, each with its rows before.
     @inlinable
     func runStages(
         changed: [Int], topChanged: Bool, bottomChanged: Bool
     ) -> [(index: Int, old: TransformChunk<Output>)] {
-        finalLayer.startRecording()
         var changed = changed
         for stage in stages {
             changed = stage.run(changed, topChanged, bottomChanged)

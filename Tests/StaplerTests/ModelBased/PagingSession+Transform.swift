@@ -4,7 +4,9 @@ import TestSupport
 
 /// The model-based check of a transformed list: each paginator of a session gets one, and after every
 /// step its snapshot must equal the transform applied to the paginator's snapshot from scratch, and
-/// every update it published must have turned the previous transformed snapshot into the new one.
+/// every update it published must have turned the previous transformed snapshot into the new one. Beside
+/// it, the identity transform (no steps: the rows pass through) must show the paginator's rows, by the same
+/// two checks.
 final class TransformCheck: Sendable {
     /// A row of the transformed list.
     enum ModelRow: Equatable, Sendable {
@@ -16,15 +18,27 @@ final class TransformCheck: Sendable {
     }
 
     let list: TransformedList<ModelRow>
+    /// The identity transform of the same paginator.
+    let passThrough: TransformedList<Int>
     /// The rows as the updates built them, and the first failure seen.
     private let mirror: Locked<[ModelRow]>
+    private let passThroughMirror: Locked<[Int]>
     private let failures = Locked<[String]>([])
     /// How many updates were checked.
     let updates = Locked(0)
 
     init<Key, Metadata, Failure>(_ paginator: Paginator<Int, Key, Int, Metadata, Failure>) {
         list = paginator.transformed(by: Self.transform)
-        mirror = Locked(Array(list.items.value))
+        mirror = Self.mirror(of: list, failures: failures, updates: updates)
+        passThrough = paginator.transformed(by: ListTransform<Int, Int>())
+        passThroughMirror = Self.mirror(of: passThrough, failures: failures, updates: updates)
+    }
+
+    /// The rows of `list` as its updates build them, each update checked against them.
+    private static func mirror<Row: Equatable & Sendable>(
+        of list: TransformedList<Row>, failures: Locked<[String]>, updates: Locked<Int>
+    ) -> Locked<[Row]> {
+        let mirror = Locked(Array(list.items.value))
         list.updates.observeValues { [mirror, failures, updates] update in
             updates.increment(by: 1)
             mirror.withLock { rows in
@@ -37,6 +51,7 @@ final class TransformCheck: Sendable {
                 }
             }
         }
+        return mirror
     }
 
     /// The transform: every item but the fifth of each query's list (a filter that never empties a page,
@@ -87,6 +102,12 @@ final class TransformCheck: Sendable {
         let shown = Array(list.items.value)
         if shown != expected { return "transformed list \(shown), expected \(expected)" }
         if mirror.value != shown { return "transformed updates built \(mirror.value), the list shows \(shown)" }
+        let rows = Array(paginator.snapshot.value.items)
+        let passed = Array(passThrough.items.value)
+        if passed != rows { return "identity transform \(passed), expected \(rows)" }
+        if passThroughMirror.value != passed {
+            return "identity updates built \(passThroughMirror.value), the list shows \(passed)"
+        }
         return nil
     }
 }
