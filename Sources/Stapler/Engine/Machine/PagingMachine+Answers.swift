@@ -157,10 +157,10 @@ extension PagingMachine {
         if replacesLocalRows, let original {
             // Local rows replaced in place beside the page: published as the keyed difference of the lists.
             effects.itemsChange = .reloaded
-            effects.previousItems = original
+            effects.previousItemCount = original.count
         } else if let change = Self.change(from: old, to: shown) {
             effects.itemsChange = change
-            effects.previousItems = previous
+            effects.previousItemCount = previous.count
         }
         publish(&effects)
     }

@@ -87,7 +87,7 @@ extension PagingMachine {
         let dropped = enforceBound(after: .append, keepingFailedEnds: true, &effects)
         if let change = Self.change(from: 0..<previous.count, to: dropped.top..<previous.count - dropped.bottom) {
             effects.itemsChange = change
-            effects.previousItems = previous
+            effects.previousItemCount = previous.count
         }
         return dropped
     }

@@ -108,7 +108,7 @@ extension PagingMachine {
         list.metadata = edgePage.metadata
         list.wasEmpty = list.items.isEmpty
         effects.appliesPage = true
-        effects.previousItems = previous
+        effects.previousItemCount = previous.count
         effects.itemsChange = .reloaded
         publish(&effects)
     }

@@ -96,7 +96,7 @@ extension PagingMachine {
         }
         if let identity = edit.identity { list.loadedIdentities.insert(identity) }
         effects.itemsChange = change
-        effects.previousItems = items
+        effects.previousItemCount = items.count
         outcome = .applied
         publish(&effects)
         checkInvariants()

@@ -19,8 +19,8 @@ extension PagingMachine {
         @usableFromInline var changesQuery = false
         /// The items change to publish with the snapshot.
         @usableFromInline var itemsChange: ItemsChange?
-        /// The items before ``itemsChange``.
-        @usableFromInline var previousItems = PagedItems<Item>()
+        /// How many items there were before ``itemsChange`` (the slots before it are counted with them).
+        @usableFromInline var previousItemCount = 0
         /// How the slots changed (``PagedSlots``), and the placeholder counts before the transition.
         @usableFromInline var slotsChange: ItemsChange?
         /// Whether the memory bound dropped pages (their rows' slots become placeholders).

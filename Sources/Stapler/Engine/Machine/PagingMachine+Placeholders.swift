@@ -72,13 +72,13 @@ extension PagingMachine {
         }
         snapshot.placeholdersBefore = before
         snapshot.placeholdersAfter = after
-        let oldCount = effects.itemsChange == nil ? snapshot.items.count : effects.previousItems.count
+        let oldCount = effects.itemsChange == nil ? snapshot.items.count : effects.previousItemCount
         effects.slotsChange = Self.slotsChange(
             effects.itemsChange, appliesPage: effects.appliesPage || effects.dropsPages,
             from: SlotShape(before: old.before, count: oldCount, after: old.after),
             to: SlotShape(before: before, count: snapshot.items.count, after: after))
         // The slots before a change of the placeholders alone hold the same items.
-        if effects.slotsChange != nil, effects.itemsChange == nil { effects.previousItems = snapshot.items }
+        if effects.slotsChange != nil, effects.itemsChange == nil { effects.previousItemCount = snapshot.items.count }
     }
 
     /// Whether rows kept through a change of the loaded rows sit in other slots after it.

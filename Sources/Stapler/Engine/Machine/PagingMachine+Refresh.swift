@@ -156,11 +156,11 @@ extension PagingMachine {
         if let key = queryCache?.queryKey { queryCache?.shownKey = key }
         effects.appliesPage = true
         if !items.isEmpty {
-            effects.previousItems = previous
+            effects.previousItemCount = previous.count
             effects.itemsChange = .reloaded
             effects.anchor = anchor
         } else if !previous.isEmpty {
-            effects.previousItems = previous
+            effects.previousItemCount = previous.count
             effects.itemsChange = .cleared
         }
         effects.firstPageOutcomes.append((snapshot.generation, .loaded))

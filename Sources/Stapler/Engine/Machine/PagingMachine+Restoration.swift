@@ -112,7 +112,7 @@ extension PagingMachine {
         snapshot.isStale = true
         if !items.isEmpty {
             effects.itemsChange = .reloaded
-            effects.previousItems = PagedItems()
+            effects.previousItemCount = 0
         }
         effects.appliesPage = true
         publish(&effects)

@@ -142,7 +142,7 @@ extension PagingMachine {
     @inlinable
     mutating func blankList(_ effects: inout Effects) {
         refreshUndo?.blankedList = list
-        effects.previousItems = list.items
+        effects.previousItemCount = list.items.count
         list.blank()
         snapshot.listSerial &+= 1
         effects.itemsChange = .cleared
@@ -159,7 +159,7 @@ extension PagingMachine {
     /// loaded, none as local.
     @inlinable
     mutating func show(_ shown: ShownList, _ effects: inout Effects) {
-        effects.previousItems = list.items
+        effects.previousItemCount = list.items.count
         list = shown
         list.localIdentities = []
         list.isShown = true
