@@ -12,7 +12,9 @@ extension Signal {
         /// retain and release its context on every event.
         @usableFromInline let valueAction: @Sendable (Value) -> Void
         @usableFromInline let observesValuesOnly: Bool
-        @usableFromInline let interruptsOnDeinit: Bool
+        /// For the input of a signal (`Signal.pipe()`, a producer's run): that signal's core, which the
+        /// input interrupts when it is released, unless the signal has already terminated.
+        @usableFromInline let interruptedOnDeinit: SignalCoreBase?
 
         /// Creates an observer that runs `action` for every event it is sent.
         ///
@@ -22,15 +24,17 @@ extension Signal {
             self.action = action
             self.valueAction = { _ in }
             self.observesValuesOnly = false
-            self.interruptsOnDeinit = false
+            self.interruptedOnDeinit = nil
         }
 
+        /// The input of the signal of `core`: it sends its events to `core`, and interrupts it when
+        /// released.
         @inlinable
-        init(interruptingOnDeinit action: @escaping @Sendable (Event) -> Void) {
-            self.action = action
+        init(input core: SignalCore<Value, Error>) {
+            self.action = { [core] event in core.send(event) }
             self.valueAction = { _ in }
             self.observesValuesOnly = false
-            self.interruptsOnDeinit = true
+            self.interruptedOnDeinit = core
         }
 
         /// An observer that calls `valueAction` with every value and ignores the other events.
@@ -39,7 +43,7 @@ extension Signal {
             self.action = { _ in }
             self.valueAction = valueAction
             self.observesValuesOnly = true
-            self.interruptsOnDeinit = false
+            self.interruptedOnDeinit = nil
         }
 
         /// Creates an observer from one closure per kind of event; omitted closures ignore theirs.
@@ -113,7 +117,9 @@ extension Signal {
         }
 
         deinit {
-            if interruptsOnDeinit {
+            // A deinit runs unspecialised: making the `interrupted` event there looks up the generic type of
+            // `Event` at run time, so a signal that has terminated (a run that completed) is not sent one.
+            if let interruptedOnDeinit, !interruptedOnDeinit.hasTerminated {
                 interruptOnDeinit()
             }
         }

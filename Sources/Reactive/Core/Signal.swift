@@ -41,7 +41,7 @@ public final class Signal<Value: Sendable, Error: Swift.Error>: Sendable {
     public convenience init(_ generator: (_ input: Observer, _ lifetime: Lifetime) -> Void) {
         let core = SignalCore<Value, Error>()
         self.init(core: core)
-        let input = Observer(interruptingOnDeinit: { [core] event in core.send(event) })
+        let input = Observer(input: core)
         generator(input, core.lifetime)
     }
 
@@ -53,7 +53,7 @@ public final class Signal<Value: Sendable, Error: Swift.Error>: Sendable {
     public static func pipe(disposable: (any Disposable)? = nil) -> (output: Signal, input: Observer) {
         let core = SignalCore<Value, Error>()
         core.lifetime.add(disposable)
-        let input = Observer(interruptingOnDeinit: { [core] event in core.send(event) })
+        let input = Observer(input: core)
         return (Signal(core: core), input)
     }
 

@@ -87,7 +87,7 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
             return Self.run(sending: value, setup: setup, to: { observer.send($0) })
         }
         let core = SignalCore<Value, Error>(hasOutput: false, isRun: true)
-        let input = Signal<Value, Error>.Observer(interruptingOnDeinit: { [core] event in core.send(event) })
+        let input = Signal<Value, Error>.Observer(input: core)
         _ = core.observe(observer)
         let interrupter = RunDisposable(input: input, core: core)
         setup(interrupter)
@@ -206,7 +206,7 @@ public struct SignalProducer<Value: Sendable, Error: Swift.Error>: Sendable {
         _ setup: (_ signal: Signal<Value, Error>, _ interrupter: any Disposable) -> Result
     ) -> Result {
         let core = SignalCore<Value, Error>(isRun: true)
-        let input = Signal<Value, Error>.Observer(interruptingOnDeinit: { [core] event in core.send(event) })
+        let input = Signal<Value, Error>.Observer(input: core)
         // Neither the signal nor the interrupter is kept here: once `setup` has returned, only what it kept
         // holds them, and their release (before or after the work's start) is what ends an unkept run.
         let result = setup(Signal(core: core), RunDisposable(input: input, core: core, reportsRelease: true))
