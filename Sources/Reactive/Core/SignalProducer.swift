@@ -249,8 +249,14 @@ final class RunDisposable<Value: Sendable, Error: Swift.Error>: Disposable {
     @inlinable
     var isDisposed: Bool { core.hasTerminated }
 
+    /// Interrupts the run, unless it has ended.
+    ///
+    /// Called through `any Disposable`, this runs unspecialised, where making the `interrupted` event looks
+    /// up its generic type at run time: a run that ended (a load answered, then disposed) is not sent one.
     @inlinable
     func dispose() {
-        input.sendInterrupted()
+        if !core.hasTerminated {
+            input.sendInterrupted()
+        }
     }
 }
