@@ -98,7 +98,8 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
         let now = options.clock.now()
         if reader == nil, counters.withLock({ $0.reads > 0 }) { options.onWait?() }
         let change: StoreChange? = try writer.withLock { connection throws(StoreError) in
-            try connection.execute("BEGIN IMMEDIATE")
+            // Transaction statements run prepared, from the connection's cache, like every other.
+            try connection.run("BEGIN IMMEDIATE")
             do throws(StoreError) {
                 var touch = StoreTouch()
                 let writer = SQLiteWriter(connection: connection, schema: schema)
@@ -110,7 +111,7 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
                 try connection.run("UPDATE stapler_meta SET value = value + 1 WHERE key = 'version'")
                 let version = UInt64(
                     try connection.integer("SELECT value FROM stapler_meta WHERE key = 'version'") ?? 0)
-                try connection.execute("COMMIT")
+                try connection.run("COMMIT")
                 counters.withLock { $0.version = version }
                 let change = touch.change(version: version, schema: schema)
                 outbox.enqueue(change)
@@ -137,10 +138,12 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
         counters.withLock { $0.reads += 1 }
         let outcome = Swift.Result { () throws -> Result in
             try (reader ?? writer).withLock { connection in
-                try connection.execute("BEGIN")
+                try connection.run("BEGIN")
                 defer { connection.rollbackIfNeeded() }
                 return try body(
-                    SQLiteReader(connection: connection, schema: schema, coding: coding, undecodable: undecodable))
+                    SQLiteReader(
+                        connection: connection, schema: schema, decodeRow: coding.makeDecode(),
+                        undecodable: undecodable))
             }
         }
         counters.withLock { $0.reads -= 1 }
