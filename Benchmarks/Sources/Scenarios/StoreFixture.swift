@@ -31,8 +31,8 @@ let titlesSchema = StoreSchema<StoredPost>(
     table: "post",
     collections: [StoreCollection("titles", orderedBy: [.ascending(\.title, collation: .localized)])])
 
-/// The title of post `id` in the localized benchmark: at most 15 bytes of UTF-8 (so Swift keeps it inline,
-/// with no allocation of its own), accented, in an order unrelated to the identity.
+/// The title of post `id` in the localized benchmark: accented, 8 to 16 bytes of UTF-8 (all but the longest
+/// kept inline by Swift, with no allocation of their own), in an order unrelated to the identity.
 func localizedTitle(_ id: Int) -> String {
     let words = ["Éclair", "apple", "Zèbre", "olive", "Ångström", "kiwi", "Öl", "éa"]
     return "\(words[id % words.count]) \((id &* 7919) % 100_003)"
