@@ -9,6 +9,8 @@ final class UndecodableCollections {
 struct SQLiteReader<Row: StoreRow>: StoreReading {
     let connection: SQLiteConnection
     let schema: StoreSchema<Row>
+    /// The file's indexes when the store opened.
+    let indexes: Set<String>
     /// Decodes a row's body, with the one decoder of this read.
     let decodeRow: (UnsafeRawBufferPointer) throws -> Row
     let undecodable: UndecodableCollections
@@ -24,9 +26,13 @@ struct SQLiteReader<Row: StoreRow>: StoreReading {
         let sortKey = localized ? "m.sortKey COLLATE \(collation)" : "m.sortKey"
         // A localized collection's index is partial, on its name as a literal: the query names it so too,
         // and names the index, which SQLite would otherwise pass over (with no statistics it prefers the
-        // primary key's `collection = …` and sorts the whole collection for every page).
+        // primary key's `collection = …` and sorts the whole collection for every page). A file opened
+        // read-only may not have it yet: the read then works, slowly.
         let member = localized ? "m.collection = '\(collection.replacingQuotes)'" : "m.collection = ?"
-        let members = localized ? "stapler_members AS m INDEXED BY \(collation)_order" : "stapler_members AS m"
+        let orderIndex = "\(collation)_order"
+        let members =
+            localized && indexes.contains(orderIndex)
+            ? "stapler_members AS m INDEXED BY \(orderIndex)" : "stapler_members AS m"
         var values: [SQLiteValue] = localized ? [] : [.text(collection)]
         var sql = "SELECT m.sortKey, m.id, r.body FROM \(members) JOIN stapler_rows AS r ON r.id = m.id"
         sql += " WHERE \(member)"

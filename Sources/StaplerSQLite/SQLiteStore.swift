@@ -30,6 +30,8 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
     /// when the file opened as it was.
     public let recovery: SQLiteRecovery?
     let coding: SQLiteRowCoding<Row>
+    /// The file's indexes when it opened: a localized read names its collection's index when there is one.
+    let indexes: Set<String>
     // Guarded by its own lock (`LockedState`): the connection that writes, and for `:memory:` also reads.
     private let writer: LockedState<SQLiteConnection>
     // Guarded by its own lock (`LockedState`): the connection that reads; `nil` for `:memory:`.
@@ -70,6 +72,7 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
         self.options = options
         self.coding = coding
         self.recovery = recovery
+        self.indexes = opened.indexes
         self.writer = LockedState(opened.writer)
         self.reader = opened.reader.map { LockedState($0) }
         self.counters = LockedState((opened.version, 0))
@@ -142,7 +145,7 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
                 defer { connection.rollbackIfNeeded() }
                 return try body(
                     SQLiteReader(
-                        connection: connection, schema: schema, decodeRow: coding.makeDecode(),
+                        connection: connection, schema: schema, indexes: indexes, decodeRow: coding.makeDecode(),
                         undecodable: undecodable))
             }
         }
