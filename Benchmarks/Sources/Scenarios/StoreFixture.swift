@@ -96,6 +96,16 @@ final class FixtureFiles: @unchecked Sendable {
     var sqlite: [String: SQLiteFixture] = [:]
     /// The memory fixtures, by size.
     var memory: [Int: MemoryStore<StoredPost>] = [:]
+    /// The pages S2-floor writes, by size.
+    var floorPages: [Int: [[SQLiteFloor.WrittenRow]]] = [:]
+
+    /// The pages S2-floor writes into the feed of `size` posts, read and encoded once.
+    func floorWrites(_ size: Int) -> [[SQLiteFloor.WrittenRow]] {
+        if let pages = floorPages[size] { return pages }
+        let pages = Scenarios.floorPages(feed(size), size: size)
+        floorPages[size] = pages
+        return pages
+    }
 
     /// The feed's SQLite fixture of `size` posts.
     func feed(_ size: Int) -> SQLiteFixture {

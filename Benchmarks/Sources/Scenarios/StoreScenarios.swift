@@ -105,6 +105,20 @@ func editedPage(from start: Int) -> [StoredPost] {
     (start..<start + 100).map { StoredPost(id: $0, title: "Post \($0), edited") }
 }
 
+/// The pages S2-floor writes: the rows of each page S2 writes with their keys, sort tuples and bodies
+/// read and encoded beforehand (setup only).
+func floorPages(_ fixture: SQLiteFixture, size: Int) -> [[SQLiteFloor.WrittenRow]] {
+    let starts = writtenPageStarts(size)
+    let written = Set(starts.flatMap { $0..<$0 + 100 })
+    let members = fixture.floor.members { written.contains($0) }
+    let encoder = JSONEncoder()
+    let rows = starts.flatMap(editedPage).enumerated().map { index, post in
+        SQLiteFloor.WrittenRow(
+            key: members[index].key, sortKey: members[index].sortKey, body: Array(try! encoder.encode(post)))
+    }
+    return (0..<starts.count).map { Array(rows[$0 * 100..<$0 * 100 + 100]) }
+}
+
 /// S2: `writePages` pages of 100 existing posts written back with a new title, one transaction each.
 func s2(size: Int) -> [Scenario] {
     [
@@ -119,17 +133,10 @@ func s2(size: Int) -> [Scenario] {
             meter.stop()
             check(store.dataVersion == before + UInt64(pages.count), "S2-sqlite committed \(store.dataVersion)")
         },
-        Scenario("S2-floor-N=\(size)", size: size, prepare: prepareFeed) { size, meter in
+        Scenario("S2-floor-N=\(size)", size: size, prepare: { _ = FixtureFiles.shared.floorWrites($0) }) {
+            size, meter in
             let fixture = FixtureFiles.shared.feed(size)
-            let starts = writtenPageStarts(size)
-            let written = Set(starts.flatMap { $0..<$0 + 100 })
-            let members = fixture.floor.members { written.contains($0) }
-            let encoder = JSONEncoder()
-            let rows = starts.flatMap(editedPage).enumerated().map { index, post in
-                SQLiteFloor.WrittenRow(
-                    key: members[index].key, sortKey: members[index].sortKey, body: Array(try! encoder.encode(post)))
-            }
-            let pages = (0..<starts.count).map { Array(rows[$0 * 100..<$0 * 100 + 100]) }
+            let pages = FixtureFiles.shared.floorWrites(size)
             var version: Int64 = 0
             meter.start()
             for page in pages { version = fixture.floor.write(page) }
