@@ -15,13 +15,18 @@ let package = Package(
     targets: [
         // The live heap of glibc's allocator, for P1's peak memory.
         .target(name: "CHeapStats"),
+        // The system's SQLite, for the floor of the store benchmarks (the library's own CSQLite is no product).
+        .systemLibrary(
+            name: "CSQLiteFloor", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         // Every scenario, as plain functions: the benchmarks and the profiling runner share them.
         .target(
             name: "Scenarios",
             dependencies: [
                 "CHeapStats",
+                "CSQLiteFloor",
                 .product(name: "Reactive", package: "Stapler"),
                 .product(name: "Stapler", package: "Stapler"),
+                .product(name: "StaplerSQLite", package: "Stapler"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),
@@ -39,6 +44,12 @@ let package = Package(
             name: "PagingBenchmarks",
             dependencies: ["BenchmarkSupport", "Scenarios", .product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/PagingBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "StoreBenchmarks",
+            dependencies: ["BenchmarkSupport", "Scenarios", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/StoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // Runs one scenario without the harness, for valgrind's callgrind (see Sources/Profile/main.swift).

@@ -18,6 +18,10 @@
 #   restoration    a saved list's JSON decoded and restored onto an offset source (Fuzz/Restoration): a
 #                  RestoreError or a list shown with no request that saves and restores to itself, then a
 #                  short session of loads, jumps and answers on it under a memory bound or placeholders.
+#   store          the SQLite store (Fuzz/Store): random transactions over three collections checked
+#                  after each commit against a reference computed from the rows, and corrupt files (the
+#                  bytes as a file, or as changes to a valid one) that must open, read and write or throw
+#                  a StoreError. Built with the StaplerSQLite module and the system's libsqlite3.
 #
 # The library modules (Reactive, Stapler, a TestSupport of the files the model needs) are built into
 # .build-fuzz/modules (again only when a library source changed), instrumented for coverage, with the invariant checks on and
@@ -36,7 +40,7 @@ build=".build-fuzz"
 modules="$build/modules"
 mkdir -p "$build"
 
-targets=(page-storage engine wire-formats restoration)
+targets=(page-storage engine wire-formats restoration store)
 if [ "$target" = all ] || [ "$target" = build ]; then
     for each in "${targets[@]}"; do
         if [ "$target" = build ]; then FUZZ_BUILD_ONLY=1 "$0" "$each"; else "$0" "$each" "$seconds"; fi
@@ -81,6 +85,7 @@ page-storage) corpus="Fuzz/Corpus/PageStorage" ;;
 engine) corpus="Fuzz/Corpus/Engine" ;;
 wire-formats) corpus="Fuzz/Corpus/WireFormats" ;;
 restoration) corpus="Fuzz/Corpus/Restoration" ;;
+store) corpus="Fuzz/Corpus/Store" ;;
 *)
     echo "fuzz: unknown target $target" >&2
     exit 2
@@ -122,6 +127,13 @@ restoration)
         Tests/TestSupport/ManualServer.swift
     compile -I "$modules" -L "$modules" -lStapler -lReactive -lTestSupport -module-name FuzzRestoration \
         Tests/StaplerTests/Fixtures.swift Fuzz/Restoration/FuzzRestoration.swift -o "$binary"
+    ;;
+store)
+    build_libraries
+    # Sources/CSQLite holds the module map of the system's SQLite, which StaplerSQLite imports.
+    build_module StaplerSQLite -I Sources/CSQLite $(find Sources/StaplerSQLite -name '*.swift' | sort)
+    compile -I "$modules" -I Sources/CSQLite -L "$modules" -lStaplerSQLite -lStapler -lReactive -lsqlite3 \
+        -module-name FuzzStore Fuzz/Store/FuzzStore.swift -o "$binary"
     ;;
 esac
 [ -x "$binary" ] || { echo "fuzz: the $target target did not build" >&2; exit 1; }

@@ -4,11 +4,12 @@ import Stapler
 /// The comparison of one localized collection's sort tuples, registered with SQLite as a collation.
 ///
 /// A localized collection stores its tuples as hexadecimal text so that SQLite compares them with this
-/// collation, which decodes them and compares them exactly as the in-memory store does.
+/// collation, which decodes them and compares them exactly as the in-memory store does. A comparison
+/// allocates nothing of its own: both tuples are decoded into buffers on the stack.
 final class SQLiteCollation: Sendable {
-    let compare: @Sendable ([UInt8], [UInt8]) -> Int
+    let compare: @Sendable (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Int
 
-    init(compare: @escaping @Sendable ([UInt8], [UInt8]) -> Int) {
+    init(compare: @escaping @Sendable (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Int) {
         self.compare = compare
     }
 
@@ -27,9 +28,11 @@ final class SQLiteCollation: Sendable {
             { context, leftCount, left, rightCount, right in
                 guard let context else { return 0 }
                 let collation = Unmanaged<SQLiteCollation>.fromOpaque(context).takeUnretainedValue()
-                let leftBytes = Hex.decode(UnsafeRawBufferPointer(start: left, count: Int(leftCount)))
-                let rightBytes = Hex.decode(UnsafeRawBufferPointer(start: right, count: Int(rightCount)))
-                return Int32(collation.compare(leftBytes, rightBytes))
+                return Hex.withDecoded(Hex.text(left, count: leftCount)) { leftBytes in
+                    Hex.withDecoded(Hex.text(right, count: rightCount)) { rightBytes in
+                        Int32(collation.compare(leftBytes, rightBytes))
+                    }
+                }
             },
             { context in
                 guard let context else { return }
@@ -55,13 +58,6 @@ enum Hex {
 
     /// The bytes of `text`; characters that are not hexadecimal digits count as 0.
     static func decode<Text: Collection<UInt8>>(_ text: Text) -> [UInt8] {
-        func value(_ digit: UInt8) -> UInt8 {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-            default: 0
-            }
-        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count / 2)
         var iterator = text.makeIterator()
@@ -69,5 +65,34 @@ enum Hex {
             bytes.append(value(high) << 4 | value(low))
         }
         return bytes
+    }
+
+    /// Calls `body` with the bytes of `text` (as ``decode(_:)`` reads them), decoded into a buffer on the
+    /// stack.
+    static func withDecoded<Result>(_ text: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) -> Result)
+        -> Result
+    {
+        let count = text.count / 2
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, count)) { buffer in
+            for index in 0..<count {
+                buffer[index] = value(text[2 * index]) << 4 | value(text[2 * index + 1])
+            }
+            return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
+    /// The `count` bytes SQLite passes a collation at `start` (none for a null pointer or a negative count).
+    static func text(_ start: UnsafeRawPointer?, count: Int32) -> UnsafeRawBufferPointer {
+        guard let start, count > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: start, count: Int(count))
+    }
+
+    /// The value of the hexadecimal digit `digit`, 0 for any other character.
+    private static func value(_ digit: UInt8) -> UInt8 {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        default: 0
+        }
     }
 }

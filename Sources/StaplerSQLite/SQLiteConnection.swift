@@ -61,7 +61,7 @@ final class SQLiteConnection {
 
     /// Rolls back the open transaction, if SQLite has not already done so (after `SQLITE_FULL`, for one).
     func rollbackIfNeeded() {
-        if isInTransaction { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+        if isInTransaction { _ = try? run("ROLLBACK") }
     }
 
     /// Runs `sql` with `values` and calls `row` for each result row; returns the rows the statement changed.
@@ -130,6 +130,15 @@ struct SQLiteRow {
     func text(_ column: Int32) -> String? {
         guard let pointer = sqlite3_column_text(statement, column) else { return nil }
         return String(cString: pointer)
+    }
+
+    /// The column's bytes where SQLite keeps them, valid until the callback returns.
+    func buffer(_ column: Int32) -> UnsafeRawBufferPointer {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let pointer = sqlite3_column_blob(statement, column) else {
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        return UnsafeRawBufferPointer(start: pointer, count: count)
     }
 
     /// The column's bytes, whether it holds a blob or a text.

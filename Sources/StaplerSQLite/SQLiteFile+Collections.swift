@@ -42,11 +42,12 @@ extension SQLiteFile {
         try connection.run("SELECT name FROM stapler_known") { row throws(StoreError) in known.insert(row.text(0) ?? "")
         }
         let writer = SQLiteWriter(connection: connection, schema: schema)
+        let decode = coding.makeDecode()
         for (index, collection) in schema.collections.enumerated() where !known.contains(collection.name) {
             if collection.membership == .query {
                 var members: [(key: [UInt8], cursor: StoreCursor)] = []
                 try connection.run("SELECT id, body FROM stapler_rows") { row throws(StoreError) in
-                    guard let decoded = try? coding.decode(row.bytes(1)), let cursor = collection.placement(of: decoded)
+                    guard let decoded = try? decode(row.buffer(1)), let cursor = collection.placement(of: decoded)
                     else { return }
                     members.append((row.bytes(0), cursor))
                 }

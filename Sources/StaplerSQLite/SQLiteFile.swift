@@ -8,6 +8,8 @@ struct SQLiteFile {
     let writer: SQLiteConnection
     let reader: SQLiteConnection?
     let version: UInt64
+    /// The names of the file's indexes when it opened (a read-only file may lack a localized collection's).
+    let indexes: Set<String>
 
     /// The store's own tables: version 1 of the schema.
     static let layout = """
@@ -64,7 +66,11 @@ struct SQLiteFile {
             if !options.readOnly { try opened.execute("PRAGMA query_only = 1") }
             reader = opened
         }
-        return SQLiteFile(writer: writer, reader: reader, version: version)
+        var indexes: Set<String> = []
+        try writer.run("SELECT name FROM sqlite_master WHERE type = 'index'") { row throws(StoreError) in
+            indexes.insert(row.text(0) ?? "")
+        }
+        return SQLiteFile(writer: writer, reader: reader, version: version, indexes: indexes)
     }
 
     /// A connection with the store's busy handler and the localized collections' collations.

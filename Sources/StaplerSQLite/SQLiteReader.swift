@@ -9,7 +9,10 @@ final class UndecodableCollections {
 struct SQLiteReader<Row: StoreRow>: StoreReading {
     let connection: SQLiteConnection
     let schema: StoreSchema<Row>
-    let coding: SQLiteRowCoding<Row>
+    /// The file's indexes when the store opened.
+    let indexes: Set<String>
+    /// Decodes a row's body, with the one decoder of this read.
+    let decodeRow: (UnsafeRawBufferPointer) throws -> Row
     let undecodable: UndecodableCollections
 
     func version() throws(StoreError) -> UInt64 {
@@ -19,11 +22,19 @@ struct SQLiteReader<Row: StoreRow>: StoreReading {
     func page(of collection: String, _ position: StorePosition, limit: Int) throws(StoreError) -> StorePage<Row> {
         let index = try schema.index(of: collection)
         let localized = schema.collections[index].isLocalized
-        let sortKey = localized ? "m.sortKey COLLATE \(SQLiteCollation.name(of: collection))" : "m.sortKey"
-        // A localized collection's index is partial, on its name as a literal: the query names it so too.
+        let collation = SQLiteCollation.name(of: collection)
+        let sortKey = localized ? "m.sortKey COLLATE \(collation)" : "m.sortKey"
+        // A localized collection's index is partial, on its name as a literal: the query names it so too,
+        // and names the index, which SQLite would otherwise pass over (with no statistics it prefers the
+        // primary key's `collection = …` and sorts the whole collection for every page). A file opened
+        // read-only may not have it yet: the read then works, slowly.
         let member = localized ? "m.collection = '\(collection.replacingQuotes)'" : "m.collection = ?"
+        let orderIndex = "\(collation)_order"
+        let members =
+            localized && indexes.contains(orderIndex)
+            ? "stapler_members AS m INDEXED BY \(orderIndex)" : "stapler_members AS m"
         var values: [SQLiteValue] = localized ? [] : [.text(collection)]
-        var sql = "SELECT m.sortKey, m.id, r.body FROM stapler_members AS m JOIN stapler_rows AS r ON r.id = m.id"
+        var sql = "SELECT m.sortKey, m.id, r.body FROM \(members) JOIN stapler_rows AS r ON r.id = m.id"
         sql += " WHERE \(member)"
         let writer = SQLiteWriter(connection: connection, schema: schema)
         let reversed: Bool
@@ -46,11 +57,11 @@ struct SQLiteReader<Row: StoreRow>: StoreReading {
         sql += " LIMIT ?"
         values.append(.integer(Int64(max(0, limit))))
         var entries: [StoreEntry<Row>] = []
+        entries.reserveCapacity(min(max(0, limit), 1_000))
         try connection.run(sql, values) { row throws(StoreError) in
-            let stored = row.bytes(0)
-            let cursor = StoreCursor(bytes: localized ? Hex.decode(stored) : stored)
-            entries.append(
-                StoreEntry(row: try decode(row.bytes(2), key: row.bytes(1), collection: collection), cursor: cursor))
+            let stored = row.buffer(0)
+            let cursor = StoreCursor(bytes: localized ? Hex.decode(stored) : Array(stored))
+            entries.append(StoreEntry(row: try decode(row, collection: collection), cursor: cursor))
         }
         if reversed { entries.reverse() }
         return StorePage(entries: entries, version: try version())
@@ -66,8 +77,8 @@ struct SQLiteReader<Row: StoreRow>: StoreReading {
     func row(_ id: StoreID) throws(StoreError) -> Row? {
         let key = SortKeyEncoding.key(of: id)
         var found: Row?
-        try connection.run("SELECT body FROM stapler_rows WHERE id = ?", [.blob(key)]) { row throws(StoreError) in
-            found = try decode(row.bytes(0), key: key, collection: nil)
+        try connection.run("SELECT body, id FROM stapler_rows WHERE id = ?", [.blob(key)]) { row throws(StoreError) in
+            found = try decode(row, body: 0, key: 1, collection: nil)
         }
         return found
     }
@@ -87,12 +98,15 @@ struct SQLiteReader<Row: StoreRow>: StoreReading {
         return keys
     }
 
-    private func decode(_ body: [UInt8], key: [UInt8], collection: String?) throws(StoreError) -> Row {
+    /// Decodes the body in column `body` of `row`; the key in column `key` names the row that does not.
+    private func decode(_ row: SQLiteRow, body: Int32 = 2, key: Int32 = 1, collection: String?) throws(StoreError)
+        -> Row
+    {
         do {
-            return try coding.decode(body)
+            return try decodeRow(row.buffer(body))
         } catch {
             if let collection, !undecodable.names.contains(collection) { undecodable.names.append(collection) }
-            let id = SortKeyEncoding.identity(fromKey: key) ?? .text("?")
+            let id = SortKeyEncoding.identity(fromKey: row.bytes(key)) ?? .text("?")
             throw .undecodable(collection: collection, id: id, underlying: "\(error)")
         }
     }

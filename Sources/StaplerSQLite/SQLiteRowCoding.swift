@@ -25,7 +25,8 @@ extension PropertyListDecoder: RowDecoder {}
 /// only gained an optional field decodes every old row.
 public struct SQLiteRowCoding<Row: StoreRow>: Sendable {
     let encode: @Sendable (Row) throws -> [UInt8]
-    let decode: @Sendable ([UInt8]) throws -> Row
+    /// Makes the decoding of one store call: one decoder, used for every row the call reads.
+    let makeDecode: @Sendable () -> (UnsafeRawBufferPointer) throws -> Row
 
     /// A coding made by `makeEncoder` and `makeDecoder`: each store call makes its own coder, so coders
     /// that are not thread safe work.
@@ -38,7 +39,10 @@ public struct SQLiteRowCoding<Row: StoreRow>: Sendable {
         decoder makeDecoder: @escaping @Sendable () -> some RowDecoder
     ) {
         encode = { row in Array(try makeEncoder().encode(row)) }
-        decode = { bytes in try makeDecoder().decode(Row.self, from: Data(bytes)) }
+        makeDecode = {
+            let decoder = makeDecoder()
+            return { bytes in try decoder.decode(Row.self, from: Data(bytes)) }
+        }
     }
 
     /// JSON, with Foundation's default `JSONEncoder` and `JSONDecoder` settings.

@@ -30,6 +30,8 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
     /// when the file opened as it was.
     public let recovery: SQLiteRecovery?
     let coding: SQLiteRowCoding<Row>
+    /// The file's indexes when it opened: a localized read names its collection's index when there is one.
+    let indexes: Set<String>
     // Guarded by its own lock (`LockedState`): the connection that writes, and for `:memory:` also reads.
     private let writer: LockedState<SQLiteConnection>
     // Guarded by its own lock (`LockedState`): the connection that reads; `nil` for `:memory:`.
@@ -70,6 +72,7 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
         self.options = options
         self.coding = coding
         self.recovery = recovery
+        self.indexes = opened.indexes
         self.writer = LockedState(opened.writer)
         self.reader = opened.reader.map { LockedState($0) }
         self.counters = LockedState((opened.version, 0))
@@ -98,7 +101,8 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
         let now = options.clock.now()
         if reader == nil, counters.withLock({ $0.reads > 0 }) { options.onWait?() }
         let change: StoreChange? = try writer.withLock { connection throws(StoreError) in
-            try connection.execute("BEGIN IMMEDIATE")
+            // Transaction statements run prepared, from the connection's cache, like every other.
+            try connection.run("BEGIN IMMEDIATE")
             do throws(StoreError) {
                 var touch = StoreTouch()
                 let writer = SQLiteWriter(connection: connection, schema: schema)
@@ -110,7 +114,7 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
                 try connection.run("UPDATE stapler_meta SET value = value + 1 WHERE key = 'version'")
                 let version = UInt64(
                     try connection.integer("SELECT value FROM stapler_meta WHERE key = 'version'") ?? 0)
-                try connection.execute("COMMIT")
+                try connection.run("COMMIT")
                 counters.withLock { $0.version = version }
                 let change = touch.change(version: version, schema: schema)
                 outbox.enqueue(change)
@@ -137,10 +141,12 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
         counters.withLock { $0.reads += 1 }
         let outcome = Swift.Result { () throws -> Result in
             try (reader ?? writer).withLock { connection in
-                try connection.execute("BEGIN")
+                try connection.run("BEGIN")
                 defer { connection.rollbackIfNeeded() }
                 return try body(
-                    SQLiteReader(connection: connection, schema: schema, coding: coding, undecodable: undecodable))
+                    SQLiteReader(
+                        connection: connection, schema: schema, indexes: indexes, decodeRow: coding.makeDecode(),
+                        undecodable: undecodable))
             }
         }
         counters.withLock { $0.reads -= 1 }

@@ -51,4 +51,17 @@ import Testing
         _ = try SQLiteStore(path: path, schema: Self.feedOnly)
         #expect(RawSQLite(path).integer(indexes) == 1)
     }
+
+    @Test("A store opened read-only reads a localized collection whose index its file does not have yet")
+    func readOnlyFileWithoutTheLocalizedIndexReads() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("titles.sqlite")
+        let writer = try SQLiteStore(path: path, schema: Self.feedOnly)
+        try writer.write { transaction in transaction.upsert(Post.numbered(1)) }
+        var options = SQLiteStore<Post>.Options()
+        options.readOnly = true
+        let reader = try SQLiteStore(path: path, schema: .titles, options: options)
+        #expect(try reader.page(of: "localized", .first, limit: 10).ids == [])
+        #expect(try reader.page(of: "localizedDescending", .last, limit: 10).ids == [])
+    }
 }

@@ -138,4 +138,25 @@ import Testing
         let middle = try store.page(of: "localized", .first, limit: 3)
         #expect(try store.page(of: "localized", .before(middle.entries.last!.cursor), limit: 5).ids == [3, 1])
     }
+
+    @Test(
+        "P72: localized titles with a NUL inside, or too long to be kept inline, order the same in both stores",
+        arguments: StoreKind.allCases)
+    func p72LocalizedTitlesWithEscapesAndLongTitles(kind: StoreKind) throws {
+        let store = try StoreFixture(kind, schema: .titles).store
+        // A NUL is stored escaped (inverted too, in the descending collection); strings over 15 bytes of
+        // UTF-8 are not inline in Swift. Folded, they order "a" < "a\0" < "a\0b" < "a long…" < "a long…!" < "e\0".
+        let titles = [
+            "a\u{0}b", "a", "A\u{0}", "a long title kept out of line", "A LONG TITLE KEPT OUT OF LINE!", "é\u{0}",
+        ]
+        try store.write { transaction in
+            for (offset, title) in titles.enumerated() {
+                transaction.upsert(Post(id: offset + 1, createdAt: nil, title: title))
+            }
+        }
+        #expect(try store.walk("localized", pageSize: 2) == [2, 3, 1, 4, 5, 6])
+        #expect(try store.walk("localizedDescending", pageSize: 2) == [6, 5, 4, 1, 3, 2])
+        let first = try store.page(of: "localizedDescending", .first, limit: 4)
+        #expect(try store.page(of: "localizedDescending", .after(first.entries.last!.cursor), limit: 5).ids == [3, 2])
+    }
 }

@@ -73,12 +73,15 @@ public func register(_ scenarios: [Scenario]) {
         let size = Run.size(scenario.size)
         let allowedMallocs = 8 + scenario.unsteadyMallocsPerPage * (size + 99) / 100
         let configuration = Run.configuration(scenario.measures, allowedMallocs: allowedMallocs)
-        Benchmark(scenario.name, configuration: configuration) { benchmark in
-            let meter = Meter(
-                start: { benchmark.startMeasurement() },
-                stop: { benchmark.stopMeasurement() },
-                record: { benchmark.measurement(Run.peakHeapMetric, $0) })
-            scenario.run(size, meter)
-        }
+        Benchmark(
+            scenario.name, configuration: configuration,
+            closure: { benchmark in
+                let meter = Meter(
+                    start: { benchmark.startMeasurement() },
+                    stop: { benchmark.stopMeasurement() },
+                    record: { benchmark.measurement(Run.peakHeapMetric, $0) })
+                scenario.run(size, meter)
+            },
+            setup: scenario.prepare.map { prepare in { prepare(size) } })
     }
 }

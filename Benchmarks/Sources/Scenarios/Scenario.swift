@@ -53,6 +53,9 @@ public struct Scenario {
     /// Runs the scenario once at `size`, calling `meter.start()` and `meter.stop()` around the measured
     /// part.
     public let run: (_ size: Int, _ meter: Meter) -> Void
+    /// Builds what the scenario's iterations share (a store file of the size), before the first iteration
+    /// and outside the benchmark's time; `nil` when `run` sets everything up itself.
+    public let prepare: ((_ size: Int) -> Void)?
 
     /// Creates a scenario.
     ///
@@ -62,11 +65,13 @@ public struct Scenario {
     ///   - measures: What the benchmark measures.
     ///   - unsteadyMallocsPerPage: The smoke run's extra tolerance per page of 100 items; see
     ///     ``unsteadyMallocsPerPage``.
+    ///   - prepare: Builds what the iterations share at a given size, before the first one; see ``prepare``.
     ///   - run: Runs the scenario once at a given size.
     public init(
         _ name: String, size: Int, measures: Measures = .standard, unsteadyMallocsPerPage: Int = 0,
-        run: @escaping (_ size: Int, _ meter: Meter) -> Void
+        prepare: ((_ size: Int) -> Void)? = nil, run: @escaping (_ size: Int, _ meter: Meter) -> Void
     ) {
+        self.prepare = prepare
         self.name = name
         self.size = size
         self.measures = measures
@@ -78,6 +83,7 @@ public struct Scenario {
 /// Every scenario, in the order of the issue.
 public func allScenarios() -> [Scenario] {
     reactiveScenarios() + threadSafeFloorScenarios() + pagingScenarios() + appDeliveryScenarios() + transformScenarios()
+        + storeScenarios()
 }
 
 /// Where observers put what they receive, so the optimizer cannot drop the work.

@@ -42,6 +42,8 @@ struct MemoryStoreState<Row: StoreRow>: Sendable {
 
     /// Makes `id` a member of `collection` at `cursor` (moving it if it was elsewhere).
     mutating func place(_ id: StoreID, at cursor: StoreCursor, in collection: Int) {
+        // A member whose tuple did not change keeps its place: the sorted members need no move.
+        if collections[collection].tuples[id] == cursor { return }
         remove(id, from: collection)
         let index = lowerBound(cursor, in: collection)
         collections[collection].sorted.insert((cursor, id), at: index)

@@ -145,23 +145,6 @@ package enum SortKeyEncoding {
         return nil
     }
 
-    /// The index just after the component that starts at `start`, and its string if it is a present text.
-    static func component(in bytes: [UInt8], at start: Int, rule: SortRule) -> (end: Int, text: String?)? {
-        guard start < bytes.count else { return nil }
-        if bytes[start] == rule.nullMarker { return (start + 1, nil) }
-        guard start + 1 < bytes.count else { return nil }
-        let mask: UInt8 = rule.descending ? 0xFF : 0
-        switch bytes[start + 1] ^ mask {
-        case integerTag, realTag:
-            return (start + 10, nil)
-        case textTag:
-            guard let (text, end) = readText(bytes, from: start + 2, inverted: rule.descending) else { return nil }
-            return (end, text)
-        default:
-            return nil
-        }
-    }
-
     /// -1, 0 or 1 as `left` sorts before, with or after `right`, comparing their bytes.
     package static func compareBytes(_ left: ArraySlice<UInt8>, _ right: ArraySlice<UInt8>) -> Int {
         var leftIndex = left.startIndex

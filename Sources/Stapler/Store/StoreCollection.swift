@@ -71,24 +71,19 @@ public struct StoreCollection<Row: StoreRow>: Sendable {
     /// compared with `localized`, every other component by its bytes.
     package func compare(_ left: [UInt8], _ right: [UInt8], localized: StoreLocalizedOrder) -> Int {
         guard isLocalized else { return SortKeyEncoding.compareBytes(left[...], right[...]) }
-        var leftStart = 0
-        var rightStart = 0
-        for rule in rules {
-            guard let a = SortKeyEncoding.component(in: left, at: leftStart, rule: rule),
-                let b = SortKeyEncoding.component(in: right, at: rightStart, rule: rule)
-            else { break }
-            let result: Int
-            if rule.collation == .localized, let leftText = a.text, let rightText = b.text {
-                let ascending = localized.compare(leftText, rightText)
-                result = rule.descending ? -ascending : ascending
-            } else {
-                result = SortKeyEncoding.compareBytes(left[leftStart..<a.end], right[rightStart..<b.end])
-            }
-            if result != 0 { return result }
-            leftStart = a.end
-            rightStart = b.end
+        return left.withUnsafeBufferPointer { left in
+            right.withUnsafeBufferPointer { right in compare(left, right, localized: localized) }
         }
-        return SortKeyEncoding.compareBytes(left[min(leftStart, left.count)...], right[min(rightStart, right.count)...])
+    }
+
+    /// -1, 0 or 1 as the tuple in `left` sorts before, with or after the tuple in `right` in this
+    /// collection, compared where the bytes lie: it allocates nothing but the strings its localized
+    /// components hand to `localized` (none for strings of at most 15 bytes of UTF-8, which Swift keeps
+    /// inline).
+    package func compare(
+        _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>, localized: StoreLocalizedOrder
+    ) -> Int {
+        SortKeyEncoding.compare(left, right, rules: rules, localized: localized)
     }
 }
 
