@@ -35,7 +35,7 @@ where Item: StoreRow, Key == StorePosition, Query == Void, Metadata == StoreList
     ///   alike), an edge page within ``loadNextPage()-7uu83``, ``loadPreviousPage()-4eb6m`` or
     ///   ``preload(index:)``, and window reloads on `scheduler`.
     /// - **Errors keep the rows.** A read that fails is the failure of its direction (``StoreError``);
-    ///   a window reload that fails keeps the rows shown, and the next change reads again.
+    ///   a window reload that fails keeps the rows shown and reads again after `maxCoalescingLatency`.
     ///
     /// - Parameters:
     ///   - store: The store.

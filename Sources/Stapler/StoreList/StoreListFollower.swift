@@ -183,7 +183,8 @@ final class StoreListFollower<Row: StoreRow>: Sendable {
                 extendingUp: ending.contains { $0.direction == .prepend } ? reads.pageSize : 0,
                 extendingDown: ending.contains { $0.direction == .append } ? reads.pageSize : 0)
         } catch {
-            // The rows shown stay; the next change reads again.
+            // The rows shown stay, and the window is read again after the coalescing latency.
+            pokes.send(value: ())
             return false
         }
         let unchanged = ending.isEmpty && sameRows(items, window.pages, shape: shape)
