@@ -127,7 +127,7 @@ import Testing
     func p48FirstWriteRacesConstruction(kind: StoreKind) throws {
         for _ in 0..<20 {
             let setup = try StoreListSetup(kind, seed: nil)
-            let made = Slot<PostList>()
+            let made = Locked<PostList?>(nil)
             let store = setup.fixture
             raceFromBarrier(threads: 2) { thread in
                 if thread == 0 {

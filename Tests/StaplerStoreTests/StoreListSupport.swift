@@ -96,12 +96,6 @@ func onAnotherThread(_ body: @escaping @Sendable () -> Void) -> () -> Void {
     return { done.wait() }
 }
 
-/// A box a test thread fills and the test reads after joining it.
-final class Slot<Value>: @unchecked Sendable {
-    // Written by one thread before the join, read after it.
-    var value: Value?
-}
-
 extension LoadState {
     /// Whether nothing loads or failed in this direction.
     var isIdle: Bool {

@@ -95,7 +95,7 @@ import Testing
     func p48FirstReadBeforeACommitIsReadAgain(kind: StoreKind) throws {
         let setup = try StoreListSetup(kind)
         let pause = setup.probe.pause(at: .afterRead)
-        let made = Slot<PostList>()
+        let made = Locked<PostList?>(nil)
         let join = onAnotherThread { made.value = setup.list() }
         pause.waitUntilParked()
         let version = try setup.fixture.write { transaction in

@@ -15,7 +15,7 @@ final class StoreProbe<Row: StoreRow>: LocalStore, @unchecked Sendable {
     }
 
     /// One armed pause: the first read or commit that reaches its point parks until ``resume()``.
-    final class Pause: @unchecked Sendable {
+    final class Pause: Sendable {
         let point: PausePoint
         // Signalled by the parked thread, then by the test.
         private let parked = DispatchSemaphore(value: 0)
