@@ -45,6 +45,8 @@ public final class Paginator<
 {
     @usableFromInline let engine: PagingEngine<Item, Key, Query, Metadata, Failure>
     @usableFromInline let prefetchDistance: Int
+    /// What keeps a list over a local store in step with the store (`nil` for other sources).
+    let follower: (any AnyObject & Sendable)?
 
     // Every property and signal below is made on first use (the same object every time after that), holding
     // what the others hold at that moment: a publication stages only the values someone asked for.
@@ -162,12 +164,25 @@ public final class Paginator<
     ///     checked here, once: a programmer error (a page size below 1, a negative prefetch distance, a
     ///     bound too small, a jump over a cursor source, a query cache over a query that is not
     ///     `Hashable`) traps with a message naming the option.
-    public init(
+    public convenience init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         query: Query,
         initialKey: Key? = nil,
         options: PagingOptions<Item, Key>
     ) {
+        self.init(source: source, query: query, initialKey: initialKey, options: options, follower: nil)
+    }
+
+    /// Creates a paginator over `source`, as ``init(source:query:initialKey:options:)`` does, that keeps
+    /// `follower` as long as it lives.
+    init(
+        source: PageSource<Item, Key, Query, Metadata, Failure>,
+        query: Query,
+        initialKey: Key?,
+        options: PagingOptions<Item, Key>,
+        follower: (any AnyObject & Sendable)?
+    ) {
+        self.follower = follower
         let resolved = ResolvedOptions(options, source: source)
         prefetchDistance = resolved.prefetchDistance
         engine = PagingEngine(

@@ -1,0 +1,66 @@
+extension PagingMachine {
+    /// Replaces the rows of the shown list with `pages`, in list order, as one update: the pages a source
+    /// read again, together, over the extent the list shows (and, for each load of `ending`, the extent
+    /// that load asked for).
+    ///
+    /// Unlike ``commitList(_:anchor:openingPage:_:)`` it starts no generation: the query, the loads in
+    /// flight (but those of `ending`, which end as loaded), the pages a memory bound dropped and the key
+    /// the list was opened at stay. Each end keeps its state: it is ended when the new edge page has no
+    /// key further on. The update is published as ``ItemsChange/reloaded`` with the rows before it, so
+    /// that items with an identity publish a keyed difference.
+    ///
+    /// Nothing happens (and nothing is published) without a shown list, while a refresh loads, or with
+    /// no page.
+    @inlinable
+    mutating func receiveShownPages(_ pages: [FreshPage], ending tickets: [UInt64]) -> Effects {
+        var effects = Effects()
+        guard hasList, refreshLane.phase.load == nil, catchUp == nil, !pages.isEmpty else { return effects }
+        for ticket in tickets {
+            guard let direction = direction(of: ticket), direction != .refresh else { continue }
+            effects.cancel(ticket, of: direction)
+            self[phase: direction] = .idle
+            effects.end(ticket, of: direction, as: .loaded)
+        }
+        let previous = list.items
+        let opening = min(max(-list.firstPageIndex, 0), pages.count - 1)
+        list.loadedIdentities = []
+        list.usedKeys = []
+        var items = PagedItems<Item>()
+        var keys = PageKeyList<Key>()
+        for fresh in pages {
+            let (kept, identities) = keep(fresh.page.items, identities: fresh.identities)
+            items = items.appending(kept)
+            keys.append(
+                PageKeys(
+                    key: fresh.key, previousKey: fresh.page.previousKey, nextKey: fresh.page.nextKey,
+                    identities: identities, itemsBefore: fresh.page.itemsBefore))
+            list.usedKeys.insert(fresh.key)
+        }
+        let first = pages[0].page
+        let last = pages[pages.count - 1].page
+        list.top.key = first.items.isEmpty ? nil : first.previousKey
+        list.bottom.key = last.items.isEmpty ? nil : last.nextKey
+        if let key = list.top.key { list.usedKeys.insert(key) }
+        if let key = list.bottom.key { list.usedKeys.insert(key) }
+        list.items = items
+        list.pageKeys = keys
+        list.firstPageIndex = -opening
+        list.wasEmpty = items.isEmpty
+        list.total = last.total
+        list.metadata = last.metadata
+        snapshot.listSerial &+= 1
+        snapshot.isStale = false
+        effects.appliesPage = true
+        effects.previousItems = previous
+        if !items.isEmpty {
+            effects.itemsChange = .reloaded
+        } else if !previous.isEmpty {
+            effects.itemsChange = .cleared
+        }
+        // The store's rows decide: an empty list may fill, and a full one empty, in one update.
+        effects.allowsAnyMove = true
+        publish(&effects)
+        checkInvariants()
+        return effects
+    }
+}
