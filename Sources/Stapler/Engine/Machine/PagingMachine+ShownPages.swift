@@ -51,7 +51,7 @@ extension PagingMachine {
         snapshot.listSerial &+= 1
         snapshot.isStale = false
         effects.appliesPage = true
-        effects.previousItems = previous
+        effects.previousItemCount = previous.count
         if !items.isEmpty {
             effects.itemsChange = .reloaded
         } else if !previous.isEmpty {
