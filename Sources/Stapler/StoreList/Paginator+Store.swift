@@ -61,9 +61,9 @@ where Item: StoreRow, Key == StorePosition, Query == Void, Metadata == StoreList
         scheduler: any TimeScheduler,
         observed: Bool = true
     ) {
+        // `fatalError` in a guard keeps its message in optimised builds, where `precondition`'s is dropped.
         guard let described = store.schema.collections.first(where: { $0.name == collection }) else {
-            preconditionFailure(
-                "Paginator(store:collection:): collection \"\(collection)\" is not in the store's schema")
+            fatalError("Paginator(store:collection:): collection \"\(collection)\" is not in the store's schema")
         }
         let follower = StoreListFollower(
             store: store, collection: described, pageSize: pageSize, latency: maxCoalescingLatency,
