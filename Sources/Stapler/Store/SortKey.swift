@@ -146,7 +146,8 @@ package enum SortKeyEncoding {
     }
 
     /// -1, 0 or 1 as `left` sorts before, with or after `right`, comparing their bytes.
-    package static func compareBytes(_ left: ArraySlice<UInt8>, _ right: ArraySlice<UInt8>) -> Int {
+    package static func compareBytes<Bytes: RandomAccessCollection<UInt8>>(_ left: Bytes, _ right: Bytes) -> Int
+    where Bytes.Index == Int {
         var leftIndex = left.startIndex
         var rightIndex = right.startIndex
         while leftIndex < left.endIndex && rightIndex < right.endIndex {

@@ -86,22 +86,4 @@ extension SortKeyEncoding {
             return body(String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self))
         }
     }
-
-    /// -1, 0 or 1 as the bytes `left` sort before, with or equal to the bytes `right`.
-    private static func compareBytes(
-        _ left: Slice<UnsafeBufferPointer<UInt8>>, _ right: Slice<UnsafeBufferPointer<UInt8>>
-    ) -> Int {
-        var leftIndex = left.startIndex
-        var rightIndex = right.startIndex
-        while leftIndex < left.endIndex && rightIndex < right.endIndex {
-            let a = left[leftIndex]
-            let b = right[rightIndex]
-            if a != b { return a < b ? -1 : 1 }
-            leftIndex += 1
-            rightIndex += 1
-        }
-        let leftDone = leftIndex == left.endIndex
-        let rightDone = rightIndex == right.endIndex
-        return leftDone == rightDone ? 0 : leftDone ? -1 : 1
-    }
 }

@@ -119,6 +119,40 @@ extension PagingMachine {
         }
         list = newList
         catchUp = nil
+        fillList(with: pages, openingPage: openingPage)
+        list.isShown = true
+        // A page of rows all shown before still counts as rows loaded.
+        list.wasEmpty = pages.allSatisfy { $0.page.items.isEmpty }
+        progress = nil
+        refreshUndo = nil
+        for edge in [PageDirection.prepend, .append] {
+            edges[edge].forgetCounters()
+            edges[edge].requestedPage = false
+            edges[edge].lane.autoRetries = 0
+        }
+        refreshLane.autoRetries = 0
+        snapshot.listSerial &+= 1
+        snapshot.isStale = false
+        if let key = queryCache?.queryKey { queryCache?.shownKey = key }
+        effects.appliesPage = true
+        if !list.items.isEmpty {
+            effects.previousItemCount = previous.count
+            effects.itemsChange = .reloaded
+            effects.anchor = anchor
+        } else if !previous.isEmpty {
+            effects.previousItemCount = previous.count
+            effects.itemsChange = .cleared
+        }
+        effects.firstPageOutcomes.append((snapshot.generation, .loaded))
+        publish(&effects)
+    }
+}
+
+extension PagingMachine {
+    /// Sets the shown list's rows, page keys, edge keys, total and metadata to those of `pages` (in list
+    /// order, at least one), the page at `openingPage` being the one the list counts as opened at.
+    @inlinable
+    mutating func fillList(with pages: [FreshPage], openingPage: Int) {
         var items = PagedItems<Item>()
         var keys = PageKeyList<Key>()
         for fresh in pages {
@@ -139,31 +173,8 @@ extension PagingMachine {
         list.items = items
         list.pageKeys = keys
         list.firstPageIndex = -openingPage
-        list.isShown = true
-        list.wasEmpty = pages.allSatisfy { $0.page.items.isEmpty }
+        list.wasEmpty = items.isEmpty
         list.total = last.total
         list.metadata = last.metadata
-        progress = nil
-        refreshUndo = nil
-        for edge in [PageDirection.prepend, .append] {
-            edges[edge].forgetCounters()
-            edges[edge].requestedPage = false
-            edges[edge].lane.autoRetries = 0
-        }
-        refreshLane.autoRetries = 0
-        snapshot.listSerial &+= 1
-        snapshot.isStale = false
-        if let key = queryCache?.queryKey { queryCache?.shownKey = key }
-        effects.appliesPage = true
-        if !items.isEmpty {
-            effects.previousItemCount = previous.count
-            effects.itemsChange = .reloaded
-            effects.anchor = anchor
-        } else if !previous.isEmpty {
-            effects.previousItemCount = previous.count
-            effects.itemsChange = .cleared
-        }
-        effects.firstPageOutcomes.append((snapshot.generation, .loaded))
-        publish(&effects)
     }
 }

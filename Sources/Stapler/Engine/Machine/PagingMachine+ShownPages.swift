@@ -25,34 +25,12 @@ extension PagingMachine {
         let opening = min(max(-list.firstPageIndex, 0), pages.count - 1)
         list.loadedIdentities = []
         list.usedKeys = []
-        var items = PagedItems<Item>()
-        var keys = PageKeyList<Key>()
-        for fresh in pages {
-            let (kept, identities) = keep(fresh.page.items, identities: fresh.identities)
-            items = items.appending(kept)
-            keys.append(
-                PageKeys(
-                    key: fresh.key, previousKey: fresh.page.previousKey, nextKey: fresh.page.nextKey,
-                    identities: identities, itemsBefore: fresh.page.itemsBefore))
-            list.usedKeys.insert(fresh.key)
-        }
-        let first = pages[0].page
-        let last = pages[pages.count - 1].page
-        list.top.key = first.items.isEmpty ? nil : first.previousKey
-        list.bottom.key = last.items.isEmpty ? nil : last.nextKey
-        if let key = list.top.key { list.usedKeys.insert(key) }
-        if let key = list.bottom.key { list.usedKeys.insert(key) }
-        list.items = items
-        list.pageKeys = keys
-        list.firstPageIndex = -opening
-        list.wasEmpty = items.isEmpty
-        list.total = last.total
-        list.metadata = last.metadata
+        fillList(with: pages, openingPage: opening)
         snapshot.listSerial &+= 1
         snapshot.isStale = false
         effects.appliesPage = true
         effects.previousItemCount = previous.count
-        if !items.isEmpty {
+        if !list.items.isEmpty {
             effects.itemsChange = .reloaded
         } else if !previous.isEmpty {
             effects.itemsChange = .cleared
