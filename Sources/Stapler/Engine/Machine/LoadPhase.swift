@@ -13,6 +13,20 @@ enum LoadPhase<Key: Sendable, Query: Sendable, Failure: Error> {
         return nil
     }
 
+    /// Whether a load is in flight; unlike `load != nil`, it copies nothing.
+    @inlinable
+    var isLoading: Bool {
+        if case .loading = self { return true }
+        return false
+    }
+
+    /// Whether the request failed; unlike `error != nil`, it copies nothing.
+    @inlinable
+    var isFailed: Bool {
+        if case .failed = self { return true }
+        return false
+    }
+
     /// Whether the load in flight has `ticket`.
     @inlinable
     func holds(_ ticket: UInt64) -> Bool {

@@ -93,11 +93,11 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     /// `_modify` that calls another `_modify` needs a coroutine frame larger than its caller's buffer, and
     /// the runtime allocates it on the heap, on every call (two allocations a page).
     subscript(lane direction: PageDirection) -> LoadLane {
-        get {
+        _read {
             switch direction {
-            case .refresh: refreshLane
-            case .prepend: edges.top.lane
-            case .append: edges.bottom.lane
+            case .refresh: yield refreshLane
+            case .prepend: yield edges.top.lane
+            case .append: yield edges.bottom.lane
             }
         }
         _modify {
@@ -112,7 +112,13 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     /// The load phase of `direction`: idle, loading or failed.
     @inlinable
     subscript(phase direction: PageDirection) -> Phase {
-        get { self[lane: direction].phase }
+        _read {
+            switch direction {
+            case .refresh: yield refreshLane.phase
+            case .prepend: yield edges.top.lane.phase
+            case .append: yield edges.bottom.lane.phase
+            }
+        }
         _modify {
             switch direction {
             case .refresh: yield &refreshLane.phase
@@ -165,9 +171,9 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
         snapshot.pages = snapshot.items.pageCount
         snapshot.stopReason = stopReason
         var shown = FailureSerials()
-        if refreshLane.phase.error != nil { shown.refresh = refreshLane.failedAt }
-        if edges.top.lane.phase.error != nil { shown.prepend = edges.top.lane.failedAt }
-        if edges.bottom.lane.phase.error != nil { shown.append = edges.bottom.lane.failedAt }
+        if refreshLane.phase.isFailed { shown.refresh = refreshLane.failedAt }
+        if edges.top.lane.phase.isFailed { shown.prepend = edges.top.lane.failedAt }
+        if edges.bottom.lane.phase.isFailed { shown.append = edges.bottom.lane.failedAt }
         snapshot.failureSerials = shown
         switch state {
         case .errorRefreshing: snapshot.stateFailureSerial = shown.refresh
@@ -182,18 +188,17 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     /// Why loading stopped at the bottom, or `nil` while it can go on.
     @inlinable
     var stopReason: StopReason<Failure>? {
-        let bottom = edges.bottom
-        if let error = bottom.lane.phase.error {
+        if let error = edges.bottom.lane.phase.error {
             if case .repeatedKey = error { return .repeatedKey }
             return .failed(error)
         }
-        if bottom.lane.phase.load != nil || refreshLane.phase.load != nil { return nil }
+        if edges.bottom.lane.phase.isLoading || refreshLane.phase.isLoading { return nil }
         guard hasList else { return refreshLane.phase.error.map { .failed($0) } }
         if list.bottom.key == nil {
-            if let pages = bottom.stoppedWithoutProgress { return .noProgress(pages: pages) }
+            if let pages = edges.bottom.stoppedWithoutProgress { return .noProgress(pages: pages) }
             return list.wasEmpty ? .emptyFirstPage : .endOfList
         }
-        return bottom.cancelled ? .cancelled : nil
+        return edges.bottom.cancelled ? .cancelled : nil
     }
 
     /// Whether an edge load could start now in `direction`.
@@ -205,18 +210,18 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     /// Why an edge load could not start now in `direction`, or `nil` if it could.
     @inlinable
     func reasonNotToLoad(_ direction: PageDirection) -> IgnoredReason? {
-        guard hasList else { return refreshLane.phase.load != nil ? .refreshing : .notLoaded }
-        if refreshLane.phase.load != nil { return .refreshing }
-        let phase = self[phase: direction]
-        if phase.load != nil { return .alreadyLoading }
-        if phase.error != nil { return .awaitingRetry }
-        return list[end: direction].key == nil ? .endReached : nil
+        guard hasList else { return refreshLane.phase.isLoading ? .refreshing : .notLoaded }
+        if refreshLane.phase.isLoading { return .refreshing }
+        if self[phase: direction].isLoading { return .alreadyLoading }
+        if self[phase: direction].isFailed { return .awaitingRetry }
+        let key = direction == .append ? list.bottom.key : list.top.key
+        return key == nil ? .endReached : nil
     }
 
     /// Whether the failed later page could be requested again now.
     @inlinable
     var canRetryNext: Bool {
-        edges.bottom.lane.phase.error != nil && refreshLane.phase.load == nil
+        edges.bottom.lane.phase.isFailed && !refreshLane.phase.isLoading
     }
 
     /// Traps, under `STAPLER_INTERNAL_CHECKS`, if the machine breaks a rule.
