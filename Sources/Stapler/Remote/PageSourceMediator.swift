@@ -35,21 +35,44 @@ public struct PageSourceMediator<
     let maxAge: Duration?
     let clock: any WallClock
 
-    /// A mediator that fetches `source`'s pages for `query`.
+    /// A mediator that fetches `source`'s pages for `query` into a collection ordered by its rows' own
+    /// fields.
     ///
     /// - Parameters:
     ///   - source: The network source.
     ///   - query: The query of every request.
     ///   - keys: How the source's keys are stored.
-    ///   - positionedBy: The row's field that keeps the server's position, or `nil` when the collection
-    ///     orders rows by their own fields.
     ///   - maxAge: How young the collection's last refresh must be for the list to open without a refresh
     ///     (`nil`: it always refreshes). A last refresh in the future counts as stale; an empty collection
     ///     always refreshes.
     ///   - clock: The wall clock `maxAge` is measured by.
     public init(
         source: PageSource<Row, Key, Query, Metadata, Failure>, query: Query, keys: RemoteKeyCoding<Key>,
-        positionedBy: (WritableKeyPath<Row, Int64> & Sendable)? = nil, maxAge: Duration? = nil,
+        maxAge: Duration? = nil, clock: any WallClock = SystemWallClock()
+    ) {
+        self.source = source
+        self.query = query
+        self.keys = keys
+        self.position = nil
+        self.maxAge = maxAge
+        self.clock = clock
+    }
+
+    /// A mediator that fetches `source`'s pages for `query` and keeps the server's position of each row
+    /// in `positionedBy`, the field the collection is ordered by (ascending).
+    ///
+    /// - Parameters:
+    ///   - source: The network source.
+    ///   - query: The query of every request.
+    ///   - keys: How the source's keys are stored.
+    ///   - positionedBy: The row's field that keeps the server's position.
+    ///   - maxAge: How young the collection's last refresh must be for the list to open without a refresh
+    ///     (`nil`: it always refreshes). A last refresh in the future counts as stale; an empty collection
+    ///     always refreshes.
+    ///   - clock: The wall clock `maxAge` is measured by.
+    public init(
+        source: PageSource<Row, Key, Query, Metadata, Failure>, query: Query, keys: RemoteKeyCoding<Key>,
+        positionedBy: WritableKeyPath<Row, Int64> & Sendable, maxAge: Duration? = nil,
         clock: any WallClock = SystemWallClock()
     ) {
         self.source = source
