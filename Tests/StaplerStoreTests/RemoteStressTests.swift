@@ -15,7 +15,12 @@ import Testing
         private var overlaps = 0
         private var refreshCommits: [UInt64] = []
         private var serial = 1000
+        private var loads = 0
         private let lock = NSLock()
+        /// Every how many loads one ends by cancellation instead (0: never).
+        let cancelEvery: Int
+
+        init(cancelEvery: Int = 0) { self.cancelEvery = cancelEvery }
 
         var overlapCount: Int { lock.withLock { overlaps } }
         var lastRefreshCommit: UInt64? { lock.withLock { refreshCommits.last } }
@@ -29,8 +34,10 @@ import Testing
                 outstanding[direction, default: 0] += 1
                 if outstanding[direction]! > 1 { overlaps += 1 }
                 serial += 20
+                loads += 1
                 return serial
             }
+            let cancels = cancelEvery > 0 && (first / 20) % cancelEvery == 0
             let done = LockedFlag()
             let end: @Sendable () -> Void = { [self] in
                 guard !done.isSet else { return }
@@ -39,6 +46,10 @@ import Testing
             }
             Thread {
                 let ids = (0..<5).map { first - $0 }
+                if cancels {
+                    end()
+                    return completion.finish(.failure(CancellationError()))
+                }
                 do {
                     if direction == .refresh {
                         let change = try request.write { tx in
@@ -85,7 +96,7 @@ import Testing
     }
 
     @Test(
-        "P46 stress: once the combined refresh is idle, the list shows the mediator's last commit",
+        "P46 stress: with a writer thread racing each refresh, an awaited refresh shows the mediator's last commit",
         arguments: listStoreKinds)
     func p46StressIdleMeansShown(kind: StoreKind) async throws {
         let setup = try StoreListSetup(kind, seed: nil)
@@ -111,5 +122,68 @@ import Testing
         }
         stop.set()
         reader()
+    }
+
+    @Test(
+        "P51 stress: threads attach and detach observers and preload while cancelled loads never fail the append",
+        arguments: listStoreKinds)
+    func p51StressCancelledLoadsNeverFail(kind: StoreKind) throws {
+        let setup = try StoreListSetup(kind, seed: nil)
+        let mediator = EagerMediator(cancelEvery: 3)
+        let list = setup.mediatedList(mediator, pageSize: 5)
+        for _ in 0..<100 {
+            let joins = (0..<4).map { _ in
+                onAnotherThread {
+                    let observer = list.loadStates.signal.observeValues { _ in }
+                    list.preload(index: max(0, list.items.value.count - 1))
+                    observer.dispose()
+                }
+            }
+            for join in joins { join() }
+            #expect(list.loadStates.value.append.error == nil)
+            #expect(list.remoteLoadStates.append.isFailed == false)
+        }
+        #expect(mediator.overlapCount == 0)
+    }
+
+    @Test("P52 stress: refresh and append threads commit while a reader connection never sees an empty list or no key")
+    func p52StressReadersSeeWholeCommits() throws {
+        let setup = try StoreListSetup(.sqliteWAL, seed: nil)
+        let mediator = EagerMediator()
+        let list = setup.mediatedList(mediator, pageSize: 5)
+        let path = setup.fixture.directory!.file("store.sqlite")
+        let stop = LockedFlag()
+        let seen = LockedCounts()
+        // The reader starts once the launch refresh committed: from then on the list is never empty.
+        while mediator.lastRefreshCommit == nil { Thread.sleep(forTimeInterval: 0.001) }
+        let reader = onAnotherThread {
+            let raw = RawSQLite(path)
+            while !stop.isSet {
+                let value = raw.integer(
+                    """
+                    SELECT (SELECT count(*) FROM stapler_members WHERE collection = 'mediated') * 2
+                        + ((SELECT keyAfter FROM stapler_collections WHERE name = 'mediated') IS NOT NULL)
+                    """)
+                if let value { seen.insert(value) }
+            }
+        }
+        let refresher = onAnotherThread { for _ in 0..<100 { list.refresh() } }
+        let appender = onAnotherThread {
+            for _ in 0..<300 { list.preload(index: max(0, list.items.value.count - 1)) }
+        }
+        refresher()
+        appender()
+        stop.set()
+        reader()
+        let values = seen.values
+        #expect(!values.isEmpty)
+        #expect(values.allSatisfy { $0 % 2 == 1 && $0 / 2 > 0 })
+    }
+}
+
+extension RemoteLoadState {
+    var isFailed: Bool {
+        if case .failed = self { return true }
+        return false
     }
 }

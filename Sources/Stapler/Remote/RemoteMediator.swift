@@ -15,7 +15,7 @@ public enum RemoteResult: Sendable {
     /// in that direction (for a refresh: in any direction).
     case success(endReached: Bool)
     /// The load failed: the direction stops until ``Paginator/retry()-1n6nq`` (a refresh failure keeps the
-    /// rows shown). A ``CancellationError``, or an error the list's `isCancellation` recognises, is no
+    /// rows shown). A `CancellationError`, or an error the list's `isCancellation` recognises, is no
     /// failure: the direction returns to idle and reports nothing.
     case failure(any Error)
 }
