@@ -8,6 +8,8 @@ import Reactive
 /// is taken only by a load's write and held across that store write.
 final class RemoteLink<Row: StoreRow>: Sendable {
     typealias Outcome = RemoteMachine.Outcome
+    /// What a held edge load asks next: the direction's load, a retry of it, or nothing (it ended).
+    enum HoldNext { case request, retry, ended }
     /// The list's loads that waited for one remote load: engine tickets with their keys.
     typealias Held = [(ticket: UInt64, key: StorePosition)]
     /// What resolves the held loads when a remote load of a direction ends.
@@ -60,6 +62,18 @@ final class RemoteLink<Row: StoreRow>: Sendable {
                 openedEmpty: empty))
     }
 
+    deinit {
+        // The list went away: its loads in flight are cancelled, and their writes commit nothing.
+        let loads = state.withLock { state in
+            defer { state.loads = [:] }
+            return Array(state.loads.values)
+        }
+        for load in loads {
+            load.ticket.cancel()
+            load.disposable?.dispose()
+        }
+    }
+
     /// The remote side's state now.
     var states: RemoteLoadStates { state.withLock { $0.machine.states } }
 
@@ -104,17 +118,24 @@ final class RemoteLink<Row: StoreRow>: Sendable {
     }
 
     /// Holds the list's edge load `ticket` (the store has nothing beyond the edge) until the mediator's
-    /// load of `direction` ends; a failed direction is retried, since only a retry asks a failed edge again.
+    /// load of `direction` ends; a failed direction is retried, since only a retry asks a failed edge again,
+    /// and a direction the server ended meanwhile resolves the load at once.
     func hold(_ direction: PageDirection, ticket: UInt64, key: StorePosition) {
-        let retries = state.withLock { state -> Bool in
-            state.held[direction, default: []].append((ticket, key))
-            if case .failed = state.machine[direction] { return true }
-            return false
+        let next = state.withLock { state -> HoldNext in
+            switch state.machine[direction] {
+            case .completed: return .ended
+            case .failed:
+                state.held[direction, default: []].append((ticket, key))
+                return .retry
+            case .idle, .running:
+                state.held[direction, default: []].append((ticket, key))
+                return .request
+            }
         }
-        if retries {
-            run(state.withLock { $0.machine.retry(direction) })
-        } else {
-            request(direction)
+        switch next {
+        case .request: request(direction)
+        case .retry: run(state.withLock { $0.machine.retry(direction) })
+        case .ended: receiver.withLock { $0 }?(direction, .success(endReached: true), [(ticket, key)])
         }
     }
 
