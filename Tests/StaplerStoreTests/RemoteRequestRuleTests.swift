@@ -132,4 +132,22 @@ import Testing
         try mediator.last.page(posts(180, through: 161))
         #expect(list.ids == posts(200, through: 161))
     }
+
+    @Test(
+        "P49: a refresh of every page shown asks the mediator for one refresh, then reads the store",
+        arguments: listStoreKinds)
+    func p49ReloadAllAsksOneRefresh(kind: StoreKind) throws {
+        let setup = try StoreListSetup(kind, seed: nil)
+        let mediator = ManualMediator()
+        let list = try refreshed(setup, mediator)
+        list.preload(index: 19)
+        try mediator.last.page(posts(180, through: 161))
+        #expect(list.ids == posts(200, through: 161))
+        list.refresh(.reloadAll)
+        #expect(mediator.loads(.refresh).count == 2)
+        try mediator.last.refresh(posts(210, through: 171), after: .next("r3"))
+        #expect(mediator.loads(.refresh).count == 2)
+        #expect(list.ids == posts(210, through: 171))
+        #expect(list.loadStates.value.refresh.isIdle)
+    }
 }

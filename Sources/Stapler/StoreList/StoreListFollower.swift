@@ -126,11 +126,16 @@ final class StoreListFollower<Row: StoreRow>: Sendable {
     /// A first page read before a commit that touched the collection is read again at once; an edge
     /// page is discarded, and a window reload that covers its extent ends its load instead.
     ///
-    /// With a mediator, a refresh waits for the mediator's (see ``RemoteLink/takesRefresh(ticket:key:)``),
+    /// With a mediator, a refresh's first page waits for the mediator's refresh (see
+    /// ``RemoteLink/takesRefresh(ticket:key:)``); its further pages, for a refresh of several, read the store,
     /// and an edge read that finds nothing while the server may have more waits for the mediator's load of
     /// that edge.
     func load(_ request: PageRequest<StorePosition, Void>, ticket: UInt64) {
-        if request.direction == .refresh, let remote, remote.takesRefresh(ticket: ticket, key: request.key) { return }
+        if request.direction == .refresh, request.pageIndex == 0, let remote,
+            remote.takesRefresh(ticket: ticket, key: request.key)
+        {
+            return
+        }
         answer(request.direction, at: request.key, ticket: ticket)
     }
 
