@@ -14,10 +14,13 @@ struct FeedItem: StoreRow, Equatable {
 }
 
 extension StoreSchema where Row == FeedItem {
-    /// One explicit collection ordered by the server's position.
+    /// Two explicit collections ordered by the server's position (two queries of one server).
     static let serverFeed = StoreSchema(
         table: "item",
-        collections: [StoreCollection("feed", membership: .explicit, orderedBy: [.ascending(\.position)])])
+        collections: [
+            StoreCollection("feed", membership: .explicit, orderedBy: [.ascending(\.position)]),
+            StoreCollection("other", membership: .explicit, orderedBy: [.ascending(\.position)]),
+        ])
 }
 
 /// A page of the fake server.

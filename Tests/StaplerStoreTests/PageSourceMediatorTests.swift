@@ -16,14 +16,15 @@ import Testing
         try StoreFixture(kind, schema: .serverFeed, clock: clock)
     }
 
-    /// Writes items `ids` as the feed's window, refreshed at `time` by the store's clock.
+    /// Writes items `ids` as `collection`'s window, refreshed at `time` by the store's clock.
     private func cache(
-        _ ids: [Int], in store: StoreFixture<FeedItem>, clock: ManualWallClock, at time: Int64
+        _ ids: [Int], in store: StoreFixture<FeedItem>, clock: ManualWallClock, at time: Int64,
+        collection: String = "feed"
     ) throws {
         clock.set(time)
         try store.write { tx in
             tx.replaceWindow(
-                of: "feed",
+                of: collection,
                 rows: ids.enumerated().map { FeedItem(id: $1, title: "i\($1)", position: Int64($0)) },
                 keys: StoreRemoteKeys(before: "end", after: "next:\(ids.count)"))
         }
@@ -31,12 +32,31 @@ import Testing
     }
 
     private func list(
-        _ store: StoreFixture<FeedItem>, _ server: FakeFeedServer, clock: ManualWallClock, maxAge: Duration? = nil
+        _ store: StoreFixture<FeedItem>, _ server: FakeFeedServer, clock: ManualWallClock, maxAge: Duration? = nil,
+        collection: String = "feed"
     ) -> FeedList {
         let mediator = PageSourceMediator(
             source: server.source, query: (), keys: .lossless, positionedBy: \.position, maxAge: maxAge, clock: clock)
         return FeedList(
-            store: store, collection: "feed", pageSize: 10, remote: mediator, scheduler: TestScheduler())
+            store: store, collection: collection, pageSize: 10, remote: mediator, scheduler: TestScheduler())
+    }
+
+    @Test("P50: two queries keep separate lastRefreshed values", arguments: listStoreKinds)
+    func p50QueriesKeepTheirOwnAge(kind: StoreKind) throws {
+        let clock = ManualWallClock(Self.now)
+        let store = try store(kind, clock: clock)
+        let young = Self.now - 59 * Self.minute
+        try cache(Array((1...20).reversed()), in: store, clock: clock, at: young)
+        try cache(
+            Array((101...120).reversed()), in: store, clock: clock, at: Self.now - 61 * Self.minute, collection: "other"
+        )
+        let server = FakeFeedServer(ids: Array((1...40).reversed()))
+        _ = list(store, server, clock: clock, maxAge: .seconds(3600))
+        #expect(server.requests == [])
+        _ = list(store, server, clock: clock, maxAge: .seconds(3600), collection: "other")
+        #expect(server.requests == [0])
+        #expect(try store.lastRefreshed(of: "feed") == WallTime(millisecondsSince1970: young))
+        #expect(try store.lastRefreshed(of: "other") == WallTime(millisecondsSince1970: Self.now))
     }
 
     @Test(
