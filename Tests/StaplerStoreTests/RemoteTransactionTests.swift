@@ -107,3 +107,82 @@ final class LockedCounts: @unchecked Sendable {
     var values: Set<Int64> { lock.withLock { seen } }
     func insert(_ count: Int64) { _ = lock.withLock { seen.insert(count) } }
 }
+
+/// A store that fails its next reads with `.busy` once armed.
+final class BusyReadStore: LocalStore, @unchecked Sendable {
+    let base: any LocalStore<Post>
+    // Guarded by `lock`.
+    private var failing = 0
+    private let lock = NSLock()
+
+    init(_ base: any LocalStore<Post>) { self.base = base }
+
+    var schema: StoreSchema<Post> { base.schema }
+    var dataVersion: UInt64 { base.dataVersion }
+    var changes: Signal<StoreChange, Never> { base.changes }
+
+    /// Fails the next `count` reads.
+    func failReads(_ count: Int) { lock.withLock { failing = count } }
+
+    @discardableResult
+    func write(_ body: (inout StoreTransaction<Post>) throws -> Void) throws -> StoreChange {
+        try base.write(body)
+    }
+
+    func read<Result>(_ body: (any StoreReading<Post>) throws -> Result) throws -> Result {
+        let fails = lock.withLock { () -> Bool in
+            guard failing > 0 else { return false }
+            failing -= 1
+            return true
+        }
+        if fails { throw StoreError.busy }
+        return try base.read(body)
+    }
+}
+
+extension RemoteTransactionTests {
+    @Test(
+        "P46: a store read that fails after the mediator succeeded fails the refresh and keeps the rows",
+        arguments: listStoreKinds)
+    func p46StoreReadFailureKeepsTheRows(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind, schema: .mediated)
+        try fixture.write { tx in
+            tx.replaceWindow(
+                of: "mediated", rows: posts(100, through: 81).map(Post.numbered),
+                keys: StoreRemoteKeys(before: "end", after: "next:p2"))
+        }
+        let store = BusyReadStore(fixture)
+        let mediator = ManualMediator()
+        let list = PostList(
+            store: store, collection: "mediated", pageSize: 20, remote: mediator, scheduler: TestScheduler())
+        #expect(list.ids == posts(100, through: 81))
+        store.failReads(1)
+        try mediator.last.refresh(posts(120, through: 101))
+        #expect(list.loadStates.value.refresh == .failed(.source(.busy)))
+        #expect(list.remoteLoadStates.refresh == .idle(endReached: false))
+        #expect(list.ids == posts(100, through: 81))
+        list.retry()
+        #expect(mediator.loads(.refresh).count == 2)
+    }
+
+    @Test("P52: a mediator's write body that throws before the commit leaves the old rows and keys after reopening")
+    func p52ThrowBeforeCommitLeavesTheOldRows() throws {
+        struct Crash: Error {}
+        let setup = try Setup()
+        setup.list.refresh()
+        let refresh = setup.mediator.last
+        #expect(throws: Crash.self) {
+            try refresh.request.write { tx in
+                tx.replaceWindow(
+                    of: "mediated", rows: posts(220, through: 201).map(Post.numbered),
+                    keys: StoreRemoteKeys(before: "end", after: "next:q2"))
+                throw Crash()
+            }
+        }
+        refresh.fail(Crash())
+        let reopened = try SQLiteStore(path: setup.fixture.directory!.file("store.sqlite"), schema: .mediated)
+        #expect(try reopened.walk("mediated", pageSize: 15) == posts(200, through: 161))
+        #expect(try reopened.remoteKeys(of: "mediated") == StoreRemoteKeys(before: "end", after: "next:p3"))
+        #expect(setup.list.ids == posts(200, through: 181))
+    }
+}
