@@ -28,4 +28,31 @@ import Testing
         #expect(throws: CancellationError.self) { try refresh.refresh(posts(200, through: 181)) }
         #expect(try setup.fixture.count(of: "mediated") == 0)
     }
+
+    @Test(
+        "An unobserved list asks the mediator nothing until it is observed, then opens as shown lists do",
+        arguments: listStoreKinds)
+    func unobservedListWaitsToOpen(kind: StoreKind) throws {
+        let setup = try StoreListSetup(kind, seed: nil)
+        try setup.fixture.write { tx in
+            tx.replaceWindow(
+                of: "mediated", rows: posts(100, through: 81).map(Post.numbered),
+                keys: StoreRemoteKeys(before: "end", after: "next:p2"))
+        }
+        let mediator = ManualMediator()
+        let list = PostList(
+            store: setup.probe, collection: "mediated", pageSize: 20, remote: mediator, scheduler: setup.scheduler,
+            observed: false)
+        #expect(mediator.calls == ["initialize"])
+        #expect(list.ids.isEmpty)
+        list.setObserved(true)
+        #expect(mediator.calls == ["initialize", "refresh"])
+        #expect(list.ids == posts(100, through: 81))
+        #expect(list.loadStates.value.refresh.isLoading)
+        try mediator.last.refresh(posts(120, through: 101))
+        #expect(list.ids == posts(120, through: 101))
+        list.setObserved(false)
+        list.setObserved(true)
+        #expect(mediator.calls == ["initialize", "refresh"])
+    }
 }
