@@ -95,7 +95,9 @@ public struct RemoteRequest<Row: StoreRow>: Sendable {
     ///
     /// The writes of one list's loads commit one at a time, and a load cancelled before its write began
     /// commits nothing. The version of the commit is recorded: the list's combined state waits until it
-    /// shows the store at or after it.
+    /// shows the store at or after it. The list's write gate is held while the store commits and sends its
+    /// change, so neither `body` nor a synchronous observer of the store's changes may make this list's
+    /// mediator write again (a list's own observers run later, on its scheduler).
     /// - Parameter body: Records the writes.
     /// - Returns: The store's change.
     /// - Throws: `CancellationError` when the load was cancelled; what `body` or the store throws.
