@@ -150,4 +150,33 @@ import Testing
         #expect(list.ids == posts(210, through: 171))
         #expect(list.loadStates.value.refresh.isIdle)
     }
+
+    @Test(
+        "P49: after a failed launch refresh the list pages the store; at its end the edge waits, idle, for a refresh",
+        arguments: listStoreKinds)
+    func p49BlockedEdgeAfterAFailedLaunch(kind: StoreKind) throws {
+        let setup = try StoreListSetup(kind, seed: nil)
+        try setup.fixture.write { tx in
+            tx.replaceWindow(
+                of: "mediated", rows: posts(200, through: 161).map(Post.numbered),
+                keys: StoreRemoteKeys(before: "end", after: "next:p3"))
+        }
+        let mediator = ManualMediator()
+        let list = setup.mediatedList(mediator)
+        mediator.last.fail(Offline())
+        #expect(list.ids == posts(200, through: 181))
+        list.loadNextPage()
+        #expect(list.ids == posts(200, through: 161))
+        list.loadNextPage()
+        #expect(mediator.loads(.append).isEmpty)
+        #expect(list.remoteLoadStates.append == .blocked)
+        #expect(list.loadStates.value.append == .idle(endReached: false))
+        list.retry()
+        try mediator.last.refresh(posts(200, through: 181), after: .next("p2"))
+        // The refresh dropped the request recorded before it: the next edge hit asks.
+        #expect(mediator.loads(.append).isEmpty)
+        list.preload(index: 19)
+        #expect(mediator.loads(.append).count == 1)
+        #expect(mediator.last.edgeID == 181)
+    }
 }

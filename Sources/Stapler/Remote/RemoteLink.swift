@@ -8,8 +8,9 @@ import Reactive
 /// is taken only by a load's write and held across that store write.
 final class RemoteLink<Row: StoreRow>: Sendable {
     typealias Outcome = RemoteMachine.Outcome
-    /// What a held edge load asks next: the direction's load, a retry of it, or nothing (it ended).
-    enum HoldNext { case request, retry, ended }
+    /// What a held edge load asks next: the direction's load, a retry of it, or nothing (it ended, or it
+    /// waits for a refresh).
+    enum HoldNext { case request, retry, ended, waits }
     /// The list's loads that waited for one remote load: engine tickets with their keys.
     typealias Held = [(ticket: UInt64, key: StorePosition)]
     /// What resolves the held loads when a remote load of a direction ends.
@@ -118,8 +119,11 @@ final class RemoteLink<Row: StoreRow>: Sendable {
     }
 
     /// Holds the list's edge load `ticket` (the store has nothing beyond the edge) until the mediator's
-    /// load of `direction` ends; a failed direction is retried, since only a retry asks a failed edge again,
-    /// and a direction the server ended meanwhile resolves the load at once.
+    /// load of `direction` ends.
+    ///
+    /// A failed direction is retried, since only a retry asks a failed edge again. A direction the server ended meanwhile resolves the load at once, and so does one that waits for a
+    /// refresh (the launch refresh failed: the list pages what the store holds; the request is recorded,
+    /// and a refresh started later drops it, so the next edge hit after that refresh asks).
     func hold(_ direction: PageDirection, ticket: UInt64, key: StorePosition) {
         let next = state.withLock { state -> HoldNext in
             switch state.machine[direction] {
@@ -127,6 +131,10 @@ final class RemoteLink<Row: StoreRow>: Sendable {
             case .failed:
                 state.held[direction, default: []].append((ticket, key))
                 return .retry
+            case .idle where state.machine.edgesWait:
+                // Recorded: it runs once the refresh succeeds. The list's load ends now, without an error.
+                _ = state.machine.request(direction)
+                return .waits
             case .idle, .running:
                 state.held[direction, default: []].append((ticket, key))
                 return .request
@@ -136,6 +144,7 @@ final class RemoteLink<Row: StoreRow>: Sendable {
         case .request: request(direction)
         case .retry: run(state.withLock { $0.machine.retry(direction) })
         case .ended: receiver.withLock { $0 }?(direction, .success(endReached: true), [(ticket, key)])
+        case .waits: receiver.withLock { $0 }?(direction, .cancelled, [(ticket, key)])
         }
     }
 

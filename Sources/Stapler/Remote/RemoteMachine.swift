@@ -60,6 +60,9 @@ struct RemoteMachine: Sendable {
         return .start(direction, ticket: lastTicket)
     }
 
+    /// Whether an edge request made now waits for a refresh (the first one, or the one running).
+    var edgesWait: Bool { requiresRefresh || refreshRuns }
+
     /// The list asks for `direction`: a refresh cancels the edges' loads and drops their waiting requests;
     /// an edge starts only when its slot is idle and no refresh is awaited.
     mutating func request(_ direction: PageDirection) -> [Action] {
