@@ -52,7 +52,8 @@ let package = Package(
             name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "StaplerSQLite", dependencies: ["Stapler", "Reactive", "CSQLite"], swiftSettings: librarySettings),
         // Demo/README.md is the Demo's tour, not a source or a resource.
-        .executableTarget(name: "Demo", dependencies: ["Stapler", "Reactive"], path: "Demo", exclude: ["README.md"]),
+        .executableTarget(
+            name: "Demo", dependencies: ["Stapler", "Reactive", "StaplerSQLite"], path: "Demo", exclude: ["README.md"]),
         .target(
             name: "TestSupport", dependencies: ["Reactive"], path: "Tests/TestSupport", swiftSettings: testSettings),
         // Counts the test thread's heap allocations (interposes malloc; compiled out under sanitizers), for

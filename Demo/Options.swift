@@ -38,6 +38,8 @@ struct DemoOptions: Sendable {
     var retries = 8
     /// Whether to print the id of every loaded item at the end.
     var printIDs = false
+    /// With `--url`, the SQLite file a mediator fills from the API (limit/offset), the list shown from it.
+    var storePath: String?
     /// Whether the `--url` run drops items whose id it already has (`Deduplication.by(\.id)`).
     var deduplicates = false
     /// Whether the `--url` run edits rows by id while its pages load (`--edit-rows`).
@@ -129,6 +131,7 @@ extension DemoOptions {
                 let seconds = try number(value(), for: name, in: 0.001...3600)
                 options.timeout = .milliseconds(Int((seconds * 1000).rounded()))
             case "--retries": options.retries = try integer(value(), for: name, atLeast: 0)
+            case "--store": options.storePath = try value()
             default:
                 throw OptionsError(description: "unknown argument \(argument)")
             }
@@ -236,6 +239,8 @@ extension DemoOptions {
                               that detects the format (default 10)
           --print-ids         at the end, print the id of every loaded item, in order, one per line, on
                               standard output; the log then goes to standard error
+          --store FILE        (limit/offset APIs) page into the SQLite file FILE through a mediator and
+                              show the list from it; with the server down, the list opens from FILE
           --dedup             drop an item whose id the list already has (Deduplication.by(\\.id)): the
                               repeats offset and page-number pages bring when rows are inserted above
           --max-pages N       keep at most N pages (maxPages; raised to the fewest that hold a page and

@@ -7,6 +7,8 @@ do {
     if options.showsHelp {
         print(DemoOptions.help)
         status = .success
+    } else if let url = options.url, let storePath = options.storePath {
+        status = await StoreRun.run(url: url, storePath: storePath, options: options)
     } else if let url = options.url {
         status = await HTTPRun.run(url: url, options: options)
     } else {

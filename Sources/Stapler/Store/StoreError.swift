@@ -31,4 +31,9 @@ public enum StoreError: Error, Hashable, Sendable {
     case unknownCollection(String)
     /// Any other failure of the database, with its result code and message.
     case unexpected(code: Int32, message: String)
+    /// A remote mediator's load failed with this error (the rows shown stay).
+    case remote(RemoteFailure)
+    /// An edge of a collection a mediator fills has no stored remote key: the edge row's, or `nil` for an
+    /// empty collection. The direction fails with it instead of asking the server for a wrong page.
+    case missingRemoteKey(id: StoreID?)
 }

@@ -93,6 +93,9 @@ where Item: StoreRow, Key == StorePosition, Query == Void, Metadata == StoreList
         var opens = false
         if observed, case .uninitialized = state.value { opens = true }
         follower.setObserved(observed)
-        if opens { refresh() }
+        if opens {
+            refresh()
+            launchRemoteRefreshIfDue()
+        }
     }
 }

@@ -32,6 +32,8 @@ final class StoreListFollower<Row: StoreRow>: Sendable {
     }
 
     let reads: StoreListReads<Row>
+    /// The list's mediator, when the network fills the collection (see ``RemoteLink``).
+    let remote: RemoteLink<Row>?
     // Guarded by its own lock (`LockedState`).
     let state: LockedState<State>
     /// Takes one value per change of the collection; its debounced output reloads the window.
@@ -42,10 +44,15 @@ final class StoreListFollower<Row: StoreRow>: Sendable {
     /// A follower of `collection` in `store`, subscribed to its changes at once (before any read).
     init(
         store: any LocalStore<Row>, collection: StoreCollection<Row>, pageSize: Int, latency: Duration,
-        scheduler: any TimeScheduler, observed: Bool
+        scheduler: any TimeScheduler, observed: Bool, remote: RemoteLink<Row>? = nil
     ) {
-        reads = StoreListReads(
+        self.remote = remote
+        var reads = StoreListReads(
             store: store, collection: collection, localizedOrder: store.schema.localizedOrder, pageSize: pageSize)
+        if let remote {
+            reads.opensEdge = { @Sendable edge in remote.isOpen(edge) }
+        }
+        self.reads = reads
         state = LockedState(State(observed: observed))
         let (signal, input) = Signal<Void, Never>.pipe()
         pokes = input
@@ -59,6 +66,9 @@ final class StoreListFollower<Row: StoreRow>: Sendable {
             signal.debounce(latency, maxWait: latency, on: scheduler).observeValues { [weak self] in
                 self?.reload()
             })
+        remote?.onFinish { [weak self] direction, outcome, held in
+            self?.remoteFinished(direction, outcome, held: held)
+        }
     }
 
     deinit {
@@ -115,15 +125,33 @@ final class StoreListFollower<Row: StoreRow>: Sendable {
     ///
     /// A first page read before a commit that touched the collection is read again at once; an edge
     /// page is discarded, and a window reload that covers its extent ends its load instead.
+    ///
+    /// With a mediator, a refresh's first page waits for the mediator's refresh (see
+    /// ``RemoteLink/takesRefresh(ticket:key:)``); its further pages, for a refresh of several, read the store,
+    /// and an edge read that finds nothing while the server may have more waits for the mediator's load of
+    /// that edge.
     func load(_ request: PageRequest<StorePosition, Void>, ticket: UInt64) {
+        if request.direction == .refresh, request.pageIndex == 0, let remote,
+            remote.takesRefresh(ticket: ticket, key: request.key)
+        {
+            return
+        }
+        answer(request.direction, at: request.key, ticket: ticket)
+    }
+
+    /// Reads the page at `key` and hands it to the engine as the answer of the load `ticket`.
+    func answer(_ direction: PageDirection, at key: StorePosition, ticket: UInt64) {
         guard let engine else { return }
-        let replacing = request.direction == .refresh
+        let replacing = direction == .refresh
         while true {
             let page: StoreListPage<Row>
             do {
-                page = try reads.page(at: request.key)
+                page = try reads.page(at: key)
             } catch {
                 return engine.fail(ticket, with: .source(StoreError(error)))
+            }
+            if !replacing, page.items.isEmpty, let remote, remote.isOpen(direction == .prepend ? .before : .after) {
+                return remote.hold(direction, ticket: ticket, key: key)
             }
             let version = page.metadata.version
             if engine.receive(page, from: ticket, if: { admits(version, replacing: replacing) }) { return }

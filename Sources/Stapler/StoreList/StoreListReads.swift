@@ -21,6 +21,12 @@ struct StoreListReads<Row: StoreRow>: Sendable {
     let collection: StoreCollection<Row>
     let localizedOrder: StoreLocalizedOrder
     let pageSize: Int
+    /// Whether the server may have more beyond an edge (a list with a mediator): then an edge where the
+    /// store's rows end keeps its key, and asking beyond it asks the mediator.
+    var opensEdge: (@Sendable (StoreEdge) -> Bool)? = nil
+
+    /// Whether the edge stays open where the store's rows end.
+    func opens(_ edge: StoreEdge) -> Bool { opensEdge?(edge) ?? false }
 
     /// The page at `position`: up to a page of rows from there, with keys that are the sort tuples of
     /// its first and last rows, and no key on a side where the collection ended.
@@ -45,10 +51,10 @@ struct StoreListReads<Row: StoreRow>: Sendable {
             var page = StoreListPage<Row>(
                 items: entries.map(\.row),
                 previousKey: entries.first.flatMap { first in
-                    position == .first || (growsUp && !more) ? nil : .before(first.cursor)
+                    (position == .first || (growsUp && !more)) && !opens(.before) ? nil : .before(first.cursor)
                 },
                 nextKey: entries.last.flatMap { last in
-                    position == .last || (!growsUp && !more) ? nil : .after(last.cursor)
+                    (position == .last || (!growsUp && !more)) && !opens(.after) ? nil : .after(last.cursor)
                 },
                 total: count, metadata: StoreListMetadata(version: read.version))
             if position == .first { page.itemsBefore = 0 }
@@ -140,8 +146,9 @@ struct StoreListReads<Row: StoreRow>: Sendable {
             let isLast = slice.endIndex == rows.count
             var page = StoreListPage<Row>(
                 items: slice.map(\.row),
-                previousKey: isFirst && topEnded ? nil : .before(slice.first!.cursor),
-                nextKey: isLast && bottomEnded ? nil : .after(slice.last!.cursor), total: count, metadata: metadata)
+                previousKey: isFirst && topEnded && !opens(.before) ? nil : .before(slice.first!.cursor),
+                nextKey: isLast && bottomEnded && !opens(.after) ? nil : .after(slice.last!.cursor), total: count,
+                metadata: metadata)
             if topEnded { page.itemsBefore = index }
             pages.append((key, page))
             key = .after(slice.last!.cursor)
