@@ -1,8 +1,10 @@
 import Stapler
 
-/// The collections whose reads met rows that no longer decode, for the store to clear after the read.
-final class UndecodableCollections {
-    var names: [String] = []
+/// What a read found out for the store to act on after it: the collections whose reads met rows that no
+/// longer decode (to clear), and the file's commit counter (to notice other connections' commits).
+final class SQLiteReadContext {
+    var undecodable: [String] = []
+    var counter: UInt64?
 }
 
 /// A reader over a connection inside one read transaction: every read sees the same data version.
@@ -13,10 +15,14 @@ struct SQLiteReader<Row: StoreRow>: StoreReading {
     let indexes: Set<String>
     /// Decodes a row's body, with the one decoder of this read.
     let decodeRow: (UnsafeRawBufferPointer) throws -> Row
-    let undecodable: UndecodableCollections
+    let context: SQLiteReadContext
 
+    /// The file's commit counter in this read transaction (read once per transaction).
     func version() throws(StoreError) -> UInt64 {
-        UInt64(try connection.integer("SELECT value FROM stapler_meta WHERE key = 'version'") ?? 0)
+        if let counter = context.counter { return counter }
+        let counter = UInt64(try connection.integer(SQLiteFile.counterQuery) ?? 0)
+        context.counter = counter
+        return counter
     }
 
     func page(of collection: String, _ position: StorePosition, limit: Int) throws(StoreError) -> StorePage<Row> {
@@ -105,7 +111,7 @@ struct SQLiteReader<Row: StoreRow>: StoreReading {
         do {
             return try decodeRow(row.buffer(body))
         } catch {
-            if let collection, !undecodable.names.contains(collection) { undecodable.names.append(collection) }
+            if let collection, !context.undecodable.contains(collection) { context.undecodable.append(collection) }
             let id = SortKeyEncoding.identity(fromKey: row.bytes(key)) ?? .text("?")
             throw .undecodable(collection: collection, id: id, underlying: "\(error)")
         }
