@@ -187,7 +187,9 @@ final class StoreListFollower<Row: StoreRow>: Sendable {
             pokes.send(value: ())
             return false
         }
-        let unchanged = ending.isEmpty && sameRows(items, window.pages, shape: shape)
+        // A list with pages a memory bound dropped takes the rows even when they are equal: replacing the
+        // shown pages is what forgets the dropped pages' keys, which may no longer be where their rows are.
+        let unchanged = ending.isEmpty && !shape.hasDroppedPages && sameRows(items, window.pages, shape: shape)
         let applied = engine.replaceShownPages(
             unchanged ? nil : window.pages, ending: ending.map(\.ticket), over: shape.token,
             if: { admits(window.version, replacing: true) })
