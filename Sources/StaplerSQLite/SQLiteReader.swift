@@ -16,6 +16,8 @@ struct SQLiteReader<Row: StoreRow>: StoreReading {
     /// Decodes a row's body, with the one decoder of this read.
     let decodeRow: (UnsafeRawBufferPointer) throws -> Row
     let context: SQLiteReadContext
+    /// The store's counts of its collections, by version.
+    let counts: SQLiteCounts
 
     /// The file's commit counter in this read transaction (read once per transaction).
     func version() throws(StoreError) -> UInt64 {
@@ -73,11 +75,16 @@ struct SQLiteReader<Row: StoreRow>: StoreReading {
         return StorePage(entries: entries, version: try version())
     }
 
+    /// The count of `collection`, counted once per data version (see ``SQLiteCounts``).
     func count(of collection: String) throws(StoreError) -> Int {
         _ = try schema.index(of: collection)
-        return Int(
+        let version = try version()
+        if let count = counts.count(of: collection, at: version) { return count }
+        let count = Int(
             try connection.integer("SELECT COUNT(*) FROM stapler_members WHERE collection = ?", [.text(collection)])
                 ?? 0)
+        counts.record(count, of: collection, at: version)
+        return count
     }
 
     func row(_ id: StoreID) throws(StoreError) -> Row? {

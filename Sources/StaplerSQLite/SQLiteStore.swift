@@ -43,6 +43,7 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
     // commits are queued in the outbox under this lock, so they keep commit order.
     private let counters: LockedState<SQLiteVersions>
     private let outbox = CommitOutbox()
+    private let counts = SQLiteCounts()
 
     /// Opens (or creates) the store at `path`.
     ///
@@ -166,7 +167,7 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
                 defer { connection.rollbackIfNeeded() }
                 let reader = SQLiteReader(
                     connection: connection, schema: schema, indexes: indexes, decodeRow: coding.makeDecode(),
-                    context: context)
+                    context: context, counts: counts)
                 let result = try body(reader)
                 // Every read records the counter it saw, to notice other connections' commits before it.
                 _ = try reader.version()

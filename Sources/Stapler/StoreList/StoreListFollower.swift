@@ -155,14 +155,18 @@ final class StoreListFollower<Row: StoreRow>: Sendable {
         while true {
             state.withLock { $0.dirty = false }
             let again = reloadOnce(engine)
+            var coalesces = false
             let more = state.withLock { state -> Bool in
-                if again || state.dirty {
-                    // A reload that waits for a notification still in flight leaves it to poke.
-                    if state.seen >= reads.store.dataVersion || again { return true }
-                }
+                // The list changed shape, or an edge load waits for a reload to end it: read again at once.
+                if again || (state.dirty && !state.discarded.isEmpty) { return true }
+                // Commits during the read: one more reload, coalesced like any change, so that a steady
+                // stream of commits reads at most once per latency, however quick the reads are. A reload
+                // that waits for a notification still in flight leaves it to poke.
+                coalesces = state.dirty && state.seen >= reads.store.dataVersion
                 state.reloading = false
                 return false
             }
+            if coalesces { pokes.send(value: ()) }
             guard more else { return }
         }
     }
