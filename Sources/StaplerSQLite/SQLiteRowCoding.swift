@@ -41,13 +41,7 @@ public struct SQLiteRowCoding<Row: StoreRow>: Sendable {
         encode = { row in Array(try makeEncoder().encode(row)) }
         makeDecode = {
             let decoder = makeDecoder()
-            return { bytes in
-                // The decoder reads the bytes where SQLite keeps them, valid for this call: no copy.
-                guard let base = bytes.baseAddress else { return try decoder.decode(Row.self, from: Data()) }
-                let data = Data(
-                    bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none)
-                return try decoder.decode(Row.self, from: data)
-            }
+            return { bytes in try decoder.decode(Row.self, from: Data(bytes)) }
         }
     }
 
