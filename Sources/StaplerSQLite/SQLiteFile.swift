@@ -7,9 +7,14 @@ import Stapler
 struct SQLiteFile {
     let writer: SQLiteConnection
     let reader: SQLiteConnection?
+    /// The connection that notices other connections' commits; `nil` for `:memory:`.
+    let watch: SQLiteConnection?
     let version: UInt64
     /// The names of the file's indexes when it opened (a read-only file may lack a localized collection's).
     let indexes: Set<String>
+
+    /// Reads the file's commit counter, which every store on the file increments in each commit.
+    static let counterQuery = "SELECT value FROM stapler_meta WHERE key = 'version'"
 
     /// The store's own tables: version 1 of the schema.
     static let layout = """
@@ -59,18 +64,22 @@ struct SQLiteFile {
                 try reconcile(writer, schema: schema, coding: coding)
             }
         }
-        let version = UInt64(try writer.integer("SELECT value FROM stapler_meta WHERE key = 'version'") ?? 0)
+        let version = UInt64(try writer.integer(counterQuery) ?? 0)
         var reader: SQLiteConnection?
+        var watch: SQLiteConnection?
         if !isMemory {
             let opened = try connection(path: path, flags: flags, schema: schema, options: options)
             if !options.readOnly { try opened.execute("PRAGMA query_only = 1") }
             reader = opened
+            watch = try SQLiteConnection(
+                path: path, flags: flags, busy: BusyWait(timeout: options.busyTimeout, onWait: options.onWait))
+            if !options.readOnly { try watch?.execute("PRAGMA query_only = 1") }
         }
         var indexes: Set<String> = []
         try writer.run("SELECT name FROM sqlite_master WHERE type = 'index'") { row throws(StoreError) in
             indexes.insert(row.text(0) ?? "")
         }
-        return SQLiteFile(writer: writer, reader: reader, version: version, indexes: indexes)
+        return SQLiteFile(writer: writer, reader: reader, watch: watch, version: version, indexes: indexes)
     }
 
     /// A connection with the store's busy handler and the localized collections' collations.

@@ -1,8 +1,10 @@
 import Stapler
 
-/// The collections whose reads met rows that no longer decode, for the store to clear after the read.
-final class UndecodableCollections {
-    var names: [String] = []
+/// What a read found out for the store to act on after it: the collections whose reads met rows that no
+/// longer decode (to clear), and the file's commit counter (to notice other connections' commits).
+final class SQLiteReadContext {
+    var undecodable: [String] = []
+    var counter: UInt64?
 }
 
 /// A reader over a connection inside one read transaction: every read sees the same data version.
@@ -13,10 +15,16 @@ struct SQLiteReader<Row: StoreRow>: StoreReading {
     let indexes: Set<String>
     /// Decodes a row's body, with the one decoder of this read.
     let decodeRow: (UnsafeRawBufferPointer) throws -> Row
-    let undecodable: UndecodableCollections
+    let context: SQLiteReadContext
+    /// The store's counts of its collections, by version.
+    let counts: SQLiteCounts
 
+    /// The file's commit counter in this read transaction (read once per transaction).
     func version() throws(StoreError) -> UInt64 {
-        UInt64(try connection.integer("SELECT value FROM stapler_meta WHERE key = 'version'") ?? 0)
+        if let counter = context.counter { return counter }
+        let counter = UInt64(try connection.integer(SQLiteFile.counterQuery) ?? 0)
+        context.counter = counter
+        return counter
     }
 
     func page(of collection: String, _ position: StorePosition, limit: Int) throws(StoreError) -> StorePage<Row> {
@@ -67,11 +75,16 @@ struct SQLiteReader<Row: StoreRow>: StoreReading {
         return StorePage(entries: entries, version: try version())
     }
 
+    /// The count of `collection`, counted once per data version (see ``SQLiteCounts``).
     func count(of collection: String) throws(StoreError) -> Int {
         _ = try schema.index(of: collection)
-        return Int(
+        let version = try version()
+        if let count = counts.count(of: collection, at: version) { return count }
+        let count = Int(
             try connection.integer("SELECT COUNT(*) FROM stapler_members WHERE collection = ?", [.text(collection)])
                 ?? 0)
+        counts.record(count, of: collection, at: version)
+        return count
     }
 
     func row(_ id: StoreID) throws(StoreError) -> Row? {
@@ -105,7 +118,7 @@ struct SQLiteReader<Row: StoreRow>: StoreReading {
         do {
             return try decodeRow(row.buffer(body))
         } catch {
-            if let collection, !undecodable.names.contains(collection) { undecodable.names.append(collection) }
+            if let collection, !context.undecodable.contains(collection) { context.undecodable.append(collection) }
             let id = SortKeyEncoding.identity(fromKey: row.bytes(key)) ?? .text("?")
             throw .undecodable(collection: collection, id: id, underlying: "\(error)")
         }

@@ -36,9 +36,14 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
     private let writer: LockedState<SQLiteConnection>
     // Guarded by its own lock (`LockedState`): the connection that reads; `nil` for `:memory:`.
     private let reader: LockedState<SQLiteConnection>?
-    // Guarded by its own lock (`LockedState`): the data version and the reads in progress.
-    private let counters: LockedState<(version: UInt64, reads: Int)>
+    // Guarded by its own lock (`LockedState`): the connection that notices other connections' commits;
+    // `nil` for `:memory:`.
+    private let watch: LockedState<SQLiteWatch>?
+    // Guarded by its own lock (`LockedState`): the data version and the reads in progress. Reports of
+    // commits are queued in the outbox under this lock, so they keep commit order.
+    private let counters: LockedState<SQLiteVersions>
     private let outbox = CommitOutbox()
+    private let counts = SQLiteCounts()
 
     /// Opens (or creates) the store at `path`.
     ///
@@ -75,10 +80,17 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
         self.indexes = opened.indexes
         self.writer = LockedState(opened.writer)
         self.reader = opened.reader.map { LockedState($0) }
-        self.counters = LockedState((opened.version, 0))
+        self.watch = opened.watch.map { LockedState(SQLiteWatch(connection: $0)) }
+        self.counters = LockedState(SQLiteVersions(version: opened.version))
     }
 
-    /// The data version of the last commit (persisted in the file): it only grows.
+    /// The data version of the last commit this store made or noticed (persisted in the file): it only
+    /// grows.
+    ///
+    /// The version is the file's commit counter, which every `SQLiteStore` on the file increments in each
+    /// of its commits, so a commit by another connection (an app extension's store on the same file) has a
+    /// version too. This store learns of it when a read sees the counter or
+    /// ``noticeExternalCommits()`` looks; until then it is not counted here.
     public var dataVersion: UInt64 {
         counters.withLock { $0.version }
     }
@@ -100,9 +112,12 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
         }
         let now = options.clock.now()
         if reader == nil, counters.withLock({ $0.reads > 0 }) { options.onWait?() }
+        // Reports queued below are sent once the writer's lock is released, whatever happens.
+        defer { outbox.drain() }
         let change: StoreChange? = try writer.withLock { connection throws(StoreError) in
             // Transaction statements run prepared, from the connection's cache, like every other.
             try connection.run("BEGIN IMMEDIATE")
+            var inFlight = false
             do throws(StoreError) {
                 var touch = StoreTouch()
                 let writer = SQLiteWriter(connection: connection, schema: schema)
@@ -112,22 +127,29 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
                     return nil
                 }
                 try connection.run("UPDATE stapler_meta SET value = value + 1 WHERE key = 'version'")
-                let version = UInt64(
-                    try connection.integer("SELECT value FROM stapler_meta WHERE key = 'version'") ?? 0)
+                let version = UInt64(try connection.integer(SQLiteFile.counterQuery) ?? 0)
+                // A counter that moved past the known version before this transaction took the lock was
+                // moved by another connection's commit: it is reported first.
+                counters.withLock { versions in
+                    report(versions.willCommit(version, after: version - 1))
+                }
+                inFlight = true
                 try connection.run("COMMIT")
-                counters.withLock { $0.version = version }
                 let change = touch.change(version: version, schema: schema)
-                outbox.enqueue(change)
+                counters.withLock { versions in
+                    outbox.enqueue(change)
+                    report(versions.didCommit(version))
+                }
                 return change
             } catch {
                 connection.rollbackIfNeeded()
+                if inFlight { counters.withLock { versions in report(versions.didCommit(nil)) } }
                 throw error
             }
         }
         guard let change else {
             return StoreChange(version: dataVersion, tables: [], collections: [], ids: [])
         }
-        outbox.drain()
         return change
     }
 
@@ -137,27 +159,59 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
     /// cleared in one transaction after it, and the read still throws the
     /// ``Stapler/StoreError/undecodable(collection:id:underlying:)`` it met.
     public func read<Result>(_ body: (any StoreReading<Row>) throws -> Result) throws -> Result {
-        let undecodable = UndecodableCollections()
+        let context = SQLiteReadContext()
         counters.withLock { $0.reads += 1 }
         let outcome = Swift.Result { () throws -> Result in
             try (reader ?? writer).withLock { connection in
                 try connection.run("BEGIN")
                 defer { connection.rollbackIfNeeded() }
-                return try body(
-                    SQLiteReader(
-                        connection: connection, schema: schema, indexes: indexes, decodeRow: coding.makeDecode(),
-                        undecodable: undecodable))
+                let reader = SQLiteReader(
+                    connection: connection, schema: schema, indexes: indexes, decodeRow: coding.makeDecode(),
+                    context: context, counts: counts)
+                let result = try body(reader)
+                // Every read records the counter it saw, to notice other connections' commits before it.
+                _ = try reader.version()
+                return result
             }
         }
-        counters.withLock { $0.reads -= 1 }
-        if options.onUndecodable == .dropCollection, !undecodable.names.isEmpty, !options.readOnly {
+        counters.withLock { versions in
+            versions.reads -= 1
+            if let counter = context.counter { report(versions.saw(counter)) }
+        }
+        outbox.drain()
+        if options.onUndecodable == .dropCollection, !context.undecodable.isEmpty, !options.readOnly {
             // A failed drop leaves the collection as it was: the next read that meets the row drops it again.
             // The read reports the row it met either way.
             _ = try? write { transaction in
-                for name in undecodable.names { transaction.clear(name) }
+                for name in context.undecodable { transaction.clear(name) }
             }
         }
         return try outcome.get()
+    }
+
+    /// Looks for commits by other connections to the file and reports them; see
+    /// ``Stapler/LocalStore/noticeExternalCommits()``.
+    ///
+    /// It runs `PRAGMA data_version` on a connection kept for this (it answers a new value after another
+    /// connection's commit, without reading a table) and, only when that moved, reads the commit counter.
+    /// A commit that did not go through a `SQLiteStore` (plain SQL on the store's tables) does not move the
+    /// counter and is not reported: write the file only through a store. Errors are ignored: the next read
+    /// or check looks again.
+    public func noticeExternalCommits() {
+        guard let watch, let counter = watch.withLock({ watch in try? watch.counterIfChanged() }) ?? nil else {
+            return
+        }
+        counters.withLock { versions in report(versions.saw(counter)) }
+        outbox.drain()
+    }
+
+    /// Queues the report of another connection's commit at `version`, if there is one; call with the
+    /// `counters` lock held.
+    private func report(_ version: UInt64?) {
+        guard let version else { return }
+        outbox.enqueue(
+            StoreChange(
+                version: version, tables: [schema.table], collections: schema.collections.map(\.name), ids: []))
     }
 
     private func encode(_ operation: PlannedOperation<Row>) throws(StoreError) -> [[UInt8]] {

@@ -132,6 +132,8 @@ final class StoreFixture<Row: StoreRow>: LocalStore, Sendable {
     var dataVersion: UInt64 { base.dataVersion }
     var changes: Signal<StoreChange, Never> { base.changes }
 
+    func noticeExternalCommits() { base.noticeExternalCommits() }
+
     @discardableResult
     func write(_ body: (inout StoreTransaction<Row>) throws -> Void) throws -> StoreChange {
         try base.write(body)

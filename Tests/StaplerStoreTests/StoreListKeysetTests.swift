@@ -127,4 +127,26 @@ import Testing
         while case .started = list.loadPreviousPage() {}
         #expect(list.ids == Array((71...100).reversed()))
     }
+
+    @Test(
+        "P44: rows written where a memory bound dropped pages show once when scrolling back reaches them",
+        arguments: listStoreKinds)
+    func p44WritesAmongDroppedPagesShowOnce(kind: StoreKind) throws {
+        let setup = try StoreListSetup(kind)
+        let list = setup.list(options: PagingOptions(maxPages: 3))
+        list.loadToEnd()
+        #expect(list.ids == Array((1...30).reversed()))
+        // Among the dropped pages: post 300 between 95 and 94, post 85 moved between 50 and 49, post 75 gone.
+        try setup.fixture.write { transaction in
+            transaction.upsert(Post(id: 300, createdAt: 945, title: "t300"))
+            transaction.upsert(Post(id: 85, createdAt: 495, title: "t85"))
+            transaction.delete(75)
+        }
+        setup.scheduler.advance(by: .milliseconds(16))
+        while case .started = list.loadPreviousPage() { list.preload(index: 0) }
+        let stored = try setup.fixture.walk("feed", pageSize: 50)
+        #expect(list.ids.first == 100)
+        #expect(list.ids == Array(stored.prefix(list.ids.count)))
+        #expect(list.ids.contains(300))
+    }
 }

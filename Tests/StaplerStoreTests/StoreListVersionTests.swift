@@ -78,16 +78,40 @@ import Testing
         let pause = setup.probe.pause(at: .afterRead)
         let join = onAnotherThread { list.loadNextPage() }
         pause.waitUntilParked()
+        let parkedVersion = setup.probe.reads.last!.version
         // The same file through a second store: its commit reaches this list only through the file.
-        let other = try SQLiteStore(
-            path: setup.fixture.directory!.file("store.sqlite"), schema: .storeS)
+        let other = try SQLiteStore(path: setup.fixture.directory!.file("store.sqlite"), schema: .storeS)
         let version = try deleteAndInsert(other)
         pause.resume()
         join()
-        withKnownIssue("a second connection's commits are not observed: the store counts its own commits only") {
-            #expect(list.ids.contains(300))
-            #expect(version > 0)
-        }
+        #expect(version == parkedVersion + 1)
+        #expect(log.updates.count == 1)
+        #expect(log.updates.allSatisfy { $0.metadata?.version == version })
+        #expect(list.ids == [100, 99, 98, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88, 300, 87, 86, 84, 83, 82, 81])
+        #expect(list.loadStates.value.append.isIdle)
+        setup.scheduler.advance(by: .milliseconds(16))
+        #expect(log.updates.count == 1)
+        #expect(log.failures.isEmpty)
+    }
+
+    @Test("P47: an idle list shows a second SQLite connection's commit once the store notices it")
+    func p47ExternalCommitReachesAnIdleList() throws {
+        let setup = try StoreListSetup(.sqliteWAL)
+        let list = setup.list()
+        list.loadNextPage()
+        let log = UpdateLog(list)
+        let other = try SQLiteStore(path: setup.fixture.directory!.file("store.sqlite"), schema: .storeS)
+        let version = try deleteAndInsert(other)
+        setup.scheduler.advance(by: .milliseconds(16))
+        // Nothing read the file since: the commit is not known yet.
+        #expect(log.updates.isEmpty)
+        #expect(setup.fixture.dataVersion == version - 1)
+        setup.fixture.noticeExternalCommits()
+        #expect(setup.fixture.dataVersion == version)
+        setup.scheduler.advance(by: .milliseconds(16))
+        #expect(log.updates.count == 1)
+        #expect(log.updates.first?.metadata?.version == version)
+        #expect(list.ids == [100, 99, 98, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88, 300, 87, 86, 84, 83, 82, 81])
         #expect(log.failures.isEmpty)
     }
 

@@ -55,6 +55,8 @@ final class StoreProbe<Row: StoreRow>: LocalStore, @unchecked Sendable {
     var dataVersion: UInt64 { base.dataVersion }
     var changes: Signal<StoreChange, Never> { base.changes }
 
+    func noticeExternalCommits() { base.noticeExternalCommits() }
+
     /// The reads so far, in order.
     var reads: [Read] { lock.withLock { recordedReads } }
     /// The most reads that ran at once so far.

@@ -80,10 +80,11 @@ public struct Scenario {
     }
 }
 
-/// Every scenario, in the order of the issue.
+/// Every scenario, in the order of the issue; the last two, S4 and S5, run through `Profile` only (each
+/// prints its figures: resident memory, window reads).
 public func allScenarios() -> [Scenario] {
     reactiveScenarios() + threadSafeFloorScenarios() + pagingScenarios() + appDeliveryScenarios() + transformScenarios()
-        + storeScenarios()
+        + storeScenarios() + storeScrollScenarios() + storeBurstScenarios()
 }
 
 /// Where observers put what they receive, so the optimizer cannot drop the work.

@@ -10,6 +10,10 @@ struct ShownListShape<Item: Sendable, Key: Hashable & Sendable>: Sendable {
     let topEnded: Bool
     /// Whether the bottom can page no further.
     let bottomEnded: Bool
+    /// Whether a memory bound dropped pages at either end: their keys would reload rows as they were
+    /// placed when they were read, so a replacement of the shown pages forgets them (see
+    /// ``PagingEngine/replaceShownPages(_:ending:over:if:)``).
+    let hasDroppedPages: Bool
     /// The loads in flight at the top and at the bottom: ticket and request.
     let edgeLoads: [(direction: PageDirection, ticket: UInt64, key: Key)]
     /// What changes when rows join or leave the list: a replacement is applied only over the same shape.
@@ -38,7 +42,8 @@ extension PagingEngine {
             return ShownListShape(
                 isShown: machine.hasList && machine.refreshLane.phase.load == nil, items: list.items,
                 topEnded: list.top.key == nil && list.top.dropped.isEmpty,
-                bottomEnded: list.bottom.key == nil && list.bottom.dropped.isEmpty, edgeLoads: loads,
+                bottomEnded: list.bottom.key == nil && list.bottom.dropped.isEmpty,
+                hasDroppedPages: !list.top.dropped.isEmpty || !list.bottom.dropped.isEmpty, edgeLoads: loads,
                 token: Self.token(machine))
         }
     }

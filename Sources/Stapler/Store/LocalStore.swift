@@ -78,7 +78,9 @@ public protocol StoreReading<Row> {
 /// - A write is one transaction: all its operations commit, or (the body threw, or the store failed)
 ///   none does. A transaction that changes nothing commits nothing.
 /// - Each commit increments ``dataVersion`` by one and sends one ``StoreChange`` on ``changes``, in
-///   commit order, outside every lock of the store.
+///   commit order, outside every lock of the store. Commits by another connection to the same file (an
+///   app extension's `SQLiteStore`) are reported once the store notices them, as one change at the newest
+///   version noticed (see ``noticeExternalCommits()``).
 /// - A reader sees one commit entirely or not at all, and keeps its version until its `read` returns.
 /// - Reads are by keyset over sort tuples that end in the identity, never by offset.
 /// - Every failure is a ``StoreError``; a failed write leaves everything as it was.
@@ -106,7 +108,23 @@ public protocol LocalStore<Row>: AnyObject, Sendable {
     func write(_ body: (inout StoreTransaction<Row>) throws -> Void) throws -> StoreChange
 
     /// Runs `body` with a reader that sees one data version throughout.
+    ///
+    /// Every read also notices commits that other connections made to the store's data before it (see
+    /// ``noticeExternalCommits()``).
     func read<Result>(_ body: (any StoreReading<Row>) throws -> Result) throws -> Result
+
+    /// Looks, cheaply, for commits that other connections made to the store's data since it last looked,
+    /// and reports them: ``dataVersion`` moves to the newest of them, and one ``StoreChange`` at that
+    /// version, naming every collection (the store cannot know what another connection touched) and no
+    /// ids, is sent on ``changes`` before this returns.
+    ///
+    /// A list over the store calls it after each read, before it shows the rows it read, so a page read
+    /// before another connection's commit is discarded like one read before the store's own. An app whose
+    /// extension writes the same file calls it when the extension says it wrote (or when the app returns
+    /// to the foreground) so that idle lists reload; every read calls it too. A store that no other
+    /// connection can write (``MemoryStore``, a SQLite store in memory) does nothing. Call it outside
+    /// locks: it may run the observers of ``changes``.
+    func noticeExternalCommits()
 }
 
 extension LocalStore {

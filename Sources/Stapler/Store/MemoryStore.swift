@@ -67,6 +67,9 @@ public final class MemoryStore<Row: StoreRow>: LocalStore, Sendable {
         return change
     }
 
+    /// Does nothing: no other connection writes a store in memory.
+    public func noticeExternalCommits() {}
+
     /// Runs `body` with a reader of the state at the time of the call; see ``LocalStore/read(_:)``.
     public func read<Result>(_ body: (any StoreReading<Row>) throws -> Result) throws -> Result {
         let snapshot = state.withLock { $0 }

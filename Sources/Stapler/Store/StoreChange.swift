@@ -1,7 +1,8 @@
 /// What one commit changed: the store sends one per commit, in commit order.
 ///
 /// A list reads the collections it shows again when they appear here. Versions only grow: each commit's
-/// is one more than the previous commit's.
+/// is one more than the previous commit's, except after commits by another connection to the same file,
+/// which a SQLite store reports together as one change at the newest of their versions.
 public struct StoreChange: Hashable, Sendable {
     /// The store's data version after the commit.
     public let version: UInt64

@@ -22,7 +22,8 @@ where Item: StoreRow, Key == StorePosition, Query == Void, Metadata == StoreList
     ///   appears only once the top ended; otherwise the next page above reaches it. A read whose rows equal
     ///   those shown publishes nothing.
     /// - **Coalesced.** Changes reload the window after at most `maxCoalescingLatency` on `scheduler`,
-    ///   however often they come; one reload runs at a time, and changes during it cause exactly one more.
+    ///   however often they come; one reload runs at a time, and changes during it cause exactly one more,
+    ///   itself coalesced, so a burst of writes lasting T reads at most ⌈T ÷ latency⌉ + 1 times.
     ///   A commit that does not touch the collection reads nothing.
     /// - **One version at a time.** Every read records its data version. A page joins the list only if no
     ///   commit that touched the collection happened after it was read or between it and the rows shown;

@@ -183,14 +183,18 @@ final class StoreListFollower<Row: StoreRow>: Sendable {
         while true {
             state.withLock { $0.dirty = false }
             let again = reloadOnce(engine)
+            var coalesces = false
             let more = state.withLock { state -> Bool in
-                if again || state.dirty {
-                    // A reload that waits for a notification still in flight leaves it to poke.
-                    if state.seen >= reads.store.dataVersion || again { return true }
-                }
+                // The list changed shape, or an edge load waits for a reload to end it: read again at once.
+                if again || (state.dirty && !state.discarded.isEmpty) { return true }
+                // Commits during the read: one more reload, coalesced like any change, so that a steady
+                // stream of commits reads at most once per latency, however quick the reads are. A reload
+                // that waits for a notification still in flight leaves it to poke.
+                coalesces = state.dirty && state.seen >= reads.store.dataVersion
                 state.reloading = false
                 return false
             }
+            if coalesces { pokes.send(value: ()) }
             guard more else { return }
         }
     }
@@ -215,7 +219,9 @@ final class StoreListFollower<Row: StoreRow>: Sendable {
             pokes.send(value: ())
             return false
         }
-        let unchanged = ending.isEmpty && sameRows(items, window.pages, shape: shape)
+        // A list with pages a memory bound dropped takes the rows even when they are equal: replacing the
+        // shown pages is what forgets the dropped pages' keys, which may no longer be where their rows are.
+        let unchanged = ending.isEmpty && !shape.hasDroppedPages && sameRows(items, window.pages, shape: shape)
         let applied = engine.replaceShownPages(
             unchanged ? nil : window.pages, ending: ending.map(\.ticket), over: shape.token,
             if: { admits(window.version, replacing: true) })

@@ -16,6 +16,10 @@ typealias StoreListPage<Row: StoreRow> = Page<Row, StorePosition, StoreListMetad
 
 /// The reads a list over a store makes: a page by keyset, and the shown window, each in one read
 /// transaction of the store.
+///
+/// After each read the store looks for other connections' commits (``LocalStore/noticeExternalCommits()``),
+/// so one that landed after the read reaches the list before the rows read are offered to it, and the
+/// version check discards them.
 struct StoreListReads<Row: StoreRow>: Sendable {
     let store: any LocalStore<Row>
     let collection: StoreCollection<Row>
@@ -35,6 +39,7 @@ struct StoreListReads<Row: StoreRow>: Sendable {
     func page(at position: StorePosition) throws -> StoreListPage<Row> {
         let name = collection.name
         let limit = pageSize
+        defer { store.noticeExternalCommits() }
         return try store.read { reader in
             let read = try reader.page(of: name, position, limit: limit + 1)
             let count = try reader.count(of: name)
@@ -79,6 +84,7 @@ struct StoreListReads<Row: StoreRow>: Sendable {
     ) throws -> (pages: [(key: StorePosition, page: StoreListPage<Row>)], version: UInt64) {
         let name = collection.name
         let chunk = max(pageSize, 64)
+        defer { store.noticeExternalCommits() }
         return try store.read { reader in
             let version = try reader.version()
             let count = try reader.count(of: name)

@@ -4,8 +4,8 @@ extension PagingMachine {
     /// that load asked for).
     ///
     /// Unlike ``commitList(_:anchor:openingPage:_:)`` it starts no generation: the query, the loads in
-    /// flight (but those of `ending`, which end as loaded), the pages a memory bound dropped and the key
-    /// the list was opened at stay. Each end keeps its state: it is ended when the new edge page has no
+    /// flight (but those of `ending`, which end as loaded) and the key the list was opened at stay; the
+    /// pages a memory bound dropped are forgotten, each end asking next beside the new rows. Each end keeps its state: it is ended when the new edge page has no
     /// key further on. The update is published as ``ItemsChange/reloaded`` with the rows before it, so
     /// that items with an identity publish a keyed difference.
     ///
@@ -25,6 +25,11 @@ extension PagingMachine {
         let opening = min(max(-list.firstPageIndex, 0), pages.count - 1)
         list.loadedIdentities = []
         list.usedKeys = []
+        // Pages a memory bound dropped are forgotten: the new pages' edge keys (the positions beside the
+        // first and last rows read) reach their rows as they are now, where the dropped pages' own keys
+        // would read them as they were placed (skipping rows inserted there since, repeating moved ones).
+        list.top.dropped = DroppedPages()
+        list.bottom.dropped = DroppedPages()
         fillList(with: pages, openingPage: opening)
         snapshot.listSerial &+= 1
         snapshot.isStale = false
