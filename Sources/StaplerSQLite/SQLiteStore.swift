@@ -114,7 +114,13 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
         if reader == nil, counters.withLock({ $0.reads > 0 }) { options.onWait?() }
         // Reports queued below are sent once the writer's lock is released, whatever happens.
         defer { outbox.drain() }
+        let condition = transaction.commitCondition
+        var refused = false
         let change: StoreChange? = try writer.withLock { connection throws(StoreError) in
+            if let condition, !condition() {
+                refused = true
+                return nil
+            }
             // Transaction statements run prepared, from the connection's cache, like every other.
             try connection.run("BEGIN IMMEDIATE")
             var inFlight = false
@@ -147,6 +153,7 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
                 throw error
             }
         }
+        if refused { throw CancellationError() }
         guard let change else {
             return StoreChange(version: dataVersion, tables: [], collections: [], ids: [])
         }

@@ -180,3 +180,38 @@ import Testing
         #expect(mediator.last.edgeID == 181)
     }
 }
+
+/// A mediator's write holds no lock of its list while the store reports the commit.
+@Suite struct RemoteWriteReentrancyTests {
+    /// Whether the observer has reentered yet; touched on the test's thread only.
+    private final class Once: @unchecked Sendable {
+        var done = false
+    }
+
+    @Test(
+        "An observer of the store's changes refreshes a mediated list and answers its mediator inside the report of the list's own commit: no deadlock, and the append the refresh cancelled ends nothing",
+        arguments: listStoreKinds)
+    func observerRefreshesInsideACommit(kind: StoreKind) throws {
+        let setup = try StoreListSetup(kind, seed: nil)
+        let mediator = ManualMediator()
+        let list = setup.mediatedList(mediator)
+        try mediator.last.refresh(posts(200, through: 181), after: .next("p2"))
+        list.preload(index: 19)
+        let append = mediator.last
+        let once = Once()
+        let observation = setup.probe.changes.observeValues { _ in
+            guard !once.done else { return }
+            once.done = true
+            list.refresh()
+            #expect(mediator.last.direction == .refresh)
+            #expect(throws: Never.self) { try mediator.last.refresh(posts(220, through: 201), after: .next("q2")) }
+        }
+        defer { observation.dispose() }
+        try append.page(posts(180, through: 161), next: .next("p3"))
+        #expect(once.done)
+        setup.scheduler.advance(by: .milliseconds(16))
+        #expect(list.ids == posts(220, through: 201))
+        #expect(list.remoteLoadStates.append == .idle(endReached: false))
+        #expect(list.loadStates.value.refresh.isIdle)
+    }
+}

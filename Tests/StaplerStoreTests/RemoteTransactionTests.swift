@@ -129,6 +129,8 @@ final class BusyReadStore: LocalStore, @unchecked Sendable {
         try base.write(body)
     }
 
+    func noticeExternalCommits() { base.noticeExternalCommits() }
+
     func read<Result>(_ body: (any StoreReading<Post>) throws -> Result) throws -> Result {
         let fails = lock.withLock { () -> Bool in
             guard failing > 0 else { return false }

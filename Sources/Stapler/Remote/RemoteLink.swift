@@ -4,8 +4,9 @@ import Reactive
 /// cancels the mediator's loads after unlocking, and holds the list's own loads that wait for the
 /// network until the store shows what the mediator wrote.
 ///
-/// Lock order: the follower's lock and this link's `state` lock are never held together; the write gate
-/// is taken only by a load's write and held across that store write.
+/// Lock order: the follower's lock and this link's `state` lock are never held together. A load's write
+/// holds no lock of the list: the store checks the load's cancellation under its own write lock, just
+/// before it commits (``RemoteTicket/write(to:_:)``).
 final class RemoteLink<Row: StoreRow>: Sendable {
     typealias Outcome = RemoteMachine.Outcome
     /// What a held edge load asks next: the direction's load, a retry of it, or nothing (it ended, or it
@@ -35,8 +36,6 @@ final class RemoteLink<Row: StoreRow>: Sendable {
     let collection: String
     let pageSize: Int
     let isCancellation: @Sendable (any Error) -> Bool
-    /// Serialises the writes of this list's remote loads.
-    let gate = LockedState<Void>()
     // Guarded by its own lock (`LockedState`).
     let state: LockedState<State>
     /// Takes each counted end of a remote load: the follower resolves the list's loads that waited for it.
@@ -170,7 +169,7 @@ final class RemoteLink<Row: StoreRow>: Sendable {
     }
 
     private func start(_ direction: PageDirection, ticket number: UInt64) {
-        let ticket = RemoteTicket(gate: gate)
+        let ticket = RemoteTicket()
         state.withLock { $0.loads[number] = (ticket, nil) }
         let name = collection
         let read: (Row?, StoreRemoteKeys)

@@ -93,17 +93,18 @@ public struct RemoteRequest<Row: StoreRow>: Sendable {
 
     /// Commits one transaction of `body`, unless the load was cancelled.
     ///
-    /// The writes of one list's loads commit one at a time, and a load cancelled before its write began
-    /// commits nothing. The version of the commit is recorded: the list's combined state waits until it
-    /// shows the store at or after it. The list's write gate is held while the store commits and sends its
-    /// change, so neither `body` nor a synchronous observer of the store's changes may make this list's
-    /// mediator write again (a list's own observers run later, on its scheduler).
+    /// The store checks the cancellation under its write lock, just before it commits, so a load cancelled
+    /// before its commit (a refresh that superseded it) commits nothing, and every commit of the refresh
+    /// that cancelled it comes after. The version of the commit is recorded: the list's combined state
+    /// waits until it shows the store at or after it. No lock of the list is held while the store sends
+    /// its change, so an observer of the store's changes may refresh this list, or make its mediator write,
+    /// at once.
     /// - Parameter body: Records the writes.
     /// - Returns: The store's change.
     /// - Throws: `CancellationError` when the load was cancelled; what `body` or the store throws.
     @discardableResult
     public func write(_ body: (inout StoreTransaction<Row>) throws -> Void) throws -> StoreChange {
-        try ticket.write { try store.write(body) }
+        try ticket.write(to: store, body)
     }
 
     /// Makes `rows` the collection's window with `before` and `after` as its edge keys, and stamps its last
@@ -155,7 +156,7 @@ public final class RemoteCompletion: Sendable {
     }
 }
 
-/// A load's cancellation and the versions it committed; the writes of one list's loads share `gate`.
+/// A load's cancellation and the versions it committed.
 final class RemoteTicket: Sendable {
     struct State {
         var cancelled = false
@@ -164,32 +165,30 @@ final class RemoteTicket: Sendable {
 
     // Guarded by its own lock (`LockedState`).
     private let state = LockedState(State())
-    /// Serialises the writes of one list's loads (held across a store write, never across user code
-    /// other than the transaction's body and the store's change observers).
-    let gate: LockedState<Void>
 
-    init(gate: LockedState<Void>) {
-        self.gate = gate
-    }
+    init() {}
 
     var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// The version of the load's latest commit.
     var committed: UInt64? { state.withLock { $0.committed } }
 
-    /// Marks the load cancelled: a write that has not begun commits nothing.
+    /// Marks the load cancelled: a write that has not committed yet commits nothing.
     func cancel() {
         state.withLock { $0.cancelled = true }
     }
 
-    func write(_ commit: () throws -> StoreChange) throws -> StoreChange {
-        try gate.withLock { _ in
-            guard !isCancelled else { throw CancellationError() }
-            let change = try commit()
-            if !change.collections.isEmpty || !change.ids.isEmpty {
-                state.withLock { $0.committed = max($0.committed ?? 0, change.version) }
-            }
-            return change
+    /// Commits `body` to `store` unless the load is cancelled when the store is about to commit it.
+    func write<Row: StoreRow>(
+        to store: any LocalStore<Row>, _ body: (inout StoreTransaction<Row>) throws -> Void
+    ) throws -> StoreChange {
+        let change = try store.write { transaction in
+            transaction.commitCondition = { [self] in !isCancelled }
+            try body(&transaction)
         }
+        if !change.collections.isEmpty || !change.ids.isEmpty {
+            state.withLock { $0.committed = max($0.committed ?? 0, change.version) }
+        }
+        return change
     }
 }

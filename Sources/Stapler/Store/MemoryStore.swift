@@ -50,7 +50,13 @@ public final class MemoryStore<Row: StoreRow>: LocalStore, Sendable {
         try body(&transaction)
         let planned = try schema.plan(transaction)
         let now = clock.now()
+        let condition = transaction.commitCondition
+        var refused = false
         let change: StoreChange? = state.withLock { state in
+            if let condition, !condition() {
+                refused = true
+                return nil
+            }
             // Planning resolved everything that can fail, so applying never stops halfway.
             var touch = StoreTouch()
             for operation in planned { state.apply(operation, now: now, touch: &touch) }
@@ -60,6 +66,7 @@ public final class MemoryStore<Row: StoreRow>: LocalStore, Sendable {
             outbox.enqueue(change)
             return change
         }
+        if refused { throw CancellationError() }
         guard let change else {
             return StoreChange(version: dataVersion, tables: [], collections: [], ids: [])
         }

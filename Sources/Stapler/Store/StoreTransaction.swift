@@ -39,6 +39,13 @@ public struct StoreTransaction<Row: StoreRow>: Sendable {
     /// The recorded writes, in order.
     package private(set) var operations: [StoreOperation<Row>] = []
 
+    /// A check the store makes under its write lock, just before it commits.
+    ///
+    /// If it answers `false`, nothing is written and the write throws `CancellationError`. A remote load's
+    /// writes use it, so that a load cancelled before its commit commits nothing, with no lock of the list
+    /// held while the store sends its change.
+    package var commitCondition: (@Sendable () -> Bool)?
+
     /// An empty transaction.
     package init() {}
 
