@@ -25,4 +25,26 @@ public enum RefreshMode<Key: Sendable>: Sendable {
     /// identity. An index outside the list is ignored (the call does nothing); with no rows it is a
     /// ``restart``.
     case around(index: Int, minimumCount: Int = 0)
+    /// Reload only the page at the end the list grows at (the top of a feed; the newest page of a chat
+    /// opened at its newest page and paged older) by its stored key, and merge it with the rows shown by
+    /// identity, in one update: one request when the server's change fits in a page.
+    ///
+    /// The merge is the one of ``Paginator/catchUp(at:maxPages:)``. Rows shown between that end and the
+    /// row where the fresh page meets the list, which the fresh page lacks, are removed (the fresh page
+    /// proves them gone); rows beyond it stay, and copies of fresh rows among them go, so no row is shown
+    /// twice. When the fresh page meets no row shown (more new rows than a page), up to `catchUp` pages
+    /// next to it are loaded, one at a time, until one meets the list; if none does, the fresh pages
+    /// replace the rows, so that no gap hides between the two. Like every mode, the rows stay until the
+    /// merge commits, and a failed page leaves them and `retry()` goes on.
+    ///
+    /// It needs rows to merge with and an identity to merge by: before the first page, with a new query,
+    /// without a deduplication, or while a memory bound keeps pages dropped beyond that end, it is a
+    /// ``restart``. An empty fresh page at the top of a feed is the server's list: the list is emptied.
+    ///
+    /// `catchUp` is at least 0; a negative value traps, naming `catchUp`.
+    case firstPage(catchUp: Int)
+
+    /// Reload only the page at the end the list grows at and merge it by identity, following on for at
+    /// most 2 more pages: ``firstPage(catchUp:)`` with its default.
+    public static var firstPage: RefreshMode { .firstPage(catchUp: 2) }
 }

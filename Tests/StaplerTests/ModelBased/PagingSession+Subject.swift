@@ -127,6 +127,7 @@ extension PagingSession {
                 case .around(let index, let minimum): paginator.refresh(.around(index: index, minimumCount: minimum))
                 case .open(let at): paginator.refresh(.open(at: key(at)))
                 case .restart: paginator.refresh(.restart)
+                case .firstPage(let catchUp): paginator.refresh(.firstPage(catchUp: catchUp))
                 }
             },
             loadNext: { paginator.loadNextPage() },

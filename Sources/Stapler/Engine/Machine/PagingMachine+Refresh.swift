@@ -25,6 +25,15 @@ extension PagingMachine {
                 key = list.pageKeys[opening].key
                 plan = RefreshProgress(goal: .reloadAll(above: opening, below: pages - opening))
             }
+        case .firstPage(let pages):
+            guard pages >= 0 else {
+                fatalError("RefreshMode.firstPage(catchUp:): catchUp must be at least 0, got \(pages)")
+            }
+            if newQuery == nil, let end = growingEnd {
+                let page = end == .top ? 0 : list.pageKeys.count - 1
+                key = list.pageKeys[page].key
+                plan = RefreshProgress(goal: .firstPage(end: end, pages: pages + 1))
+            }
         case .around(let index, let minimumCount):
             if hasList, !list.items.isEmpty {
                 // An index outside the list is ignored: the caller's row is gone or was never there.
@@ -85,12 +94,17 @@ extension PagingMachine {
             return commitList([fresh], anchor: nil, &effects)
         }
         plan.add(fresh, up: goesUp)
-        guard let (key, up) = plan.nextLoad else {
+        var wanted = plan.nextLoad
+        if case .firstPage(let end, let pages) = plan.goal {
+            wanted = followOnKey(plan.pages, at: end, after: page, maxPages: pages).map { ($0, end == .bottom) }
+        }
+        guard let (key, up) = wanted else {
             var anchor: Int?
             var opening = 0
             switch plan.goal {
             case .around(_, let index): anchor = index
             case .reloadAll: opening = plan.above.count
+            case .firstPage(let end, _): return commitMerge(plan.pages, at: end, &effects)
             }
             return commitList(plan.pages, anchor: anchor, openingPage: opening, &effects)
         }
