@@ -155,6 +155,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         if let queryCache {
             machine.queryCache = Machine.CachedLists(queryCache.configuration, queryKey: queryCache.key(query))
         }
+        machine.keysArePositional = source.slotKey != nil
         let initial = Publication(.initial(query: query), serial: 0)
         state = LockedState(State(machine: machine, initial: initial))
         (publication, publicationInput) = PropertyGroup.makeProperty(
@@ -303,8 +304,15 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             }
             guard isCurrent else { return timer.dispose() }
         }
-        let disposable = source.start(
-            load.request, PageSink(receiver: receiver, ticket: ticket, firstEvent: FirstEvent()))
+        let disposable: any Disposable
+        if let batch = load.batch {
+            disposable = RefreshBatch.start(batch.requests, maxConcurrent: batch.maxConcurrent, of: source) {
+                [weak self] outcome in self?.receiveBatch(outcome, from: ticket)
+            }
+        } else {
+            disposable = source.start(
+                load.request, PageSink(receiver: receiver, ticket: ticket, firstEvent: FirstEvent()))
+        }
         let isCurrent = state.withLock { state -> Bool in
             guard state.loads[direction]?.ticket == ticket else { return false }
             state.loads[direction]?.disposable = disposable

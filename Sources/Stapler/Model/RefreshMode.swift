@@ -17,6 +17,19 @@ public enum RefreshMode<Key: Sendable>: Sendable {
     /// the last page is in; then one update replaces them. A fresh chain that ends early commits fewer
     /// pages; a page that fails leaves the rows and `retry()` resumes at that page, with its fresh key.
     case reloadAll
+    /// Reload every shown page in parallel, at most `max` requests at once, when the source computes each
+    /// page's key without the page before it (offset, page number): N pages in about one round trip instead
+    /// of N. Elsewhere (a cursor API, whose stored cursors may name pages that moved) it is ``reloadAll``.
+    ///
+    /// Each page is asked by its stored key; the old rows stay until every page is in, then one update
+    /// replaces them. If the pages do not line up (a total changed between them, a page does not start
+    /// where the page before it says the next one starts, or a page starts with a row the page before
+    /// holds: the data moved while they loaded) nothing is shown from them and the list is reloaded one
+    /// page at a time, as ``reloadAll`` does. A failed page leaves the rows, and `retry()` reloads them one
+    /// page at a time.
+    ///
+    /// `max` is at least 1; a smaller value traps, naming `max`.
+    case reloadAllInParallel(max: Int)
     /// Reload the page that holds row `index` (by its stored key), then pages above and below it, in
     /// turn, until at least `minimumCount` rows are in (the anchor's page alone for 0), and replace the
     /// list with them in one update, so the user's position survives a refresh (Paging 3's refresh key).

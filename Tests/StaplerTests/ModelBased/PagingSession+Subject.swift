@@ -128,6 +128,7 @@ extension PagingSession {
                 case .open(let at): paginator.refresh(.open(at: key(at)))
                 case .restart: paginator.refresh(.restart)
                 case .firstPage(let catchUp): paginator.refresh(.firstPage(catchUp: catchUp))
+                case .reloadAllInParallel(let max): paginator.refresh(.reloadAllInParallel(max: max))
                 }
             },
             loadNext: { paginator.loadNextPage() },

@@ -10,6 +10,7 @@ extension PagingMachine {
     ) {
         var key = jumpKey ?? openingKey
         var plan: RefreshProgress?
+        var parallel: Int?
         switch mode {
         case .restart:
             break
@@ -24,6 +25,17 @@ extension PagingMachine {
                 let opening = min(max(-list.firstPageIndex, 0), pages - 1)
                 key = list.pageKeys[opening].key
                 plan = RefreshProgress(goal: .reloadAll(above: opening, below: pages - opening))
+            }
+        case .reloadAllInParallel(let maxConcurrent):
+            guard maxConcurrent >= 1 else {
+                fatalError("RefreshMode.reloadAllInParallel(max:): max must be at least 1, got \(maxConcurrent)")
+            }
+            if hasList, list.pageKeys.count > 0 {
+                let pages = list.pageKeys.count
+                let opening = min(max(-list.firstPageIndex, 0), pages - 1)
+                key = list.pageKeys[opening].key
+                plan = RefreshProgress(goal: .reloadAll(above: opening, below: pages - opening))
+                if keysArePositional, pages > 1 { parallel = maxConcurrent }
             }
         case .firstPage(let pages):
             guard pages >= 0 else {
@@ -67,7 +79,8 @@ extension PagingMachine {
         refreshLane.autoRetries = 0
         let request = Request(
             key: key, pageSize: configuration.pageSize, query: query, pageIndex: 0, direction: .refresh)
-        startLoad(request, in: .refresh, &effects)
+        let batch = parallel.map { (requests: parallelRequests(), maxConcurrent: $0) }
+        startLoad(request, in: .refresh, batch: batch, &effects)
         publish(&effects)
     }
 
