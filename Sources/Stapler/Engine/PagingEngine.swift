@@ -128,6 +128,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     ///   - queryCache: The cache of earlier queries' lists, if any, and the identity of a query in it.
     ///   - placeholders: Whether the list is shown at full length, with placeholders.
     ///   - jump: How far from the loaded rows a preload jumps, and the key of a position's page.
+    ///   - initialPages: How many pages a first page loads, and how many requests of them run at once.
     init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int,
@@ -139,7 +140,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         bound: MemoryBound? = nil,
         queryCache: (configuration: QueryCache<Key>, key: @Sendable (Query) -> AnyHashable)? = nil,
         placeholders: Bool = false,
-        jump: (threshold: Int, key: @Sendable (Int, Int) -> Key)? = nil
+        jump: (threshold: Int, key: @Sendable (Int, Int) -> Key)? = nil,
+        initialPages: (count: Int, maxConcurrent: Int) = (1, 1)
     ) {
         self.source = source
         self.identities = identities
@@ -156,6 +158,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             machine.queryCache = Machine.CachedLists(queryCache.configuration, queryKey: queryCache.key(query))
         }
         machine.keysArePositional = source.slotKey != nil
+        machine.initialPages = Machine.InitialPages(initialPages, of: source)
         let initial = Publication(.initial(query: query), serial: 0)
         state = LockedState(State(machine: machine, initial: initial))
         (publication, publicationInput) = PropertyGroup.makeProperty(

@@ -18,7 +18,9 @@ final class RefreshBatch<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     enum Outcome: Sendable {
         /// Every page, in the order of the requests.
         case loaded([Loaded])
-        case failed(PagingError<Failure>)
+        /// A request failed; `arrived` are the pages that came in before it from the first request on,
+        /// with no request missing between them.
+        case failed(PagingError<Failure>, arrived: [Loaded])
         case interrupted
     }
 
@@ -106,6 +108,12 @@ final class RefreshBatch<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         }
     }
 
+    /// The pages in from the first request on, up to the first one missing.
+    @inlinable
+    static func arrived(_ pages: [Loaded?]) -> [Loaded] {
+        Array(pages.prefix { $0 != nil }.lazy.compactMap { $0 })
+    }
+
     /// Takes the first event of request `index`.
     @inlinable
     func receive(_ event: Signal<Loaded, PagingError<Failure>>.Event, at index: Int) {
@@ -120,8 +128,8 @@ final class RefreshBatch<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                 guard state.pages.allSatisfy({ $0 != nil }) else { return ([state.runs[index]], nil) }
                 state.ended = true
                 return ([state.runs[index]], .loaded(state.pages.map { $0! }))
-            case .failed(let error): failure = .failed(error)
-            case .completed: failure = .failed(.noPage)
+            case .failed(let error): failure = .failed(error, arrived: Self.arrived(state.pages))
+            case .completed: failure = .failed(.noPage, arrived: Self.arrived(state.pages))
             case .interrupted: failure = .interrupted
             }
             state.ended = true
@@ -148,7 +156,12 @@ extension PagingEngine {
                 (page: page, identities: identities.map { $0.erasedIdentities(page.items) })
             }
             send { $0.receiveBatchLoaded(ticket: ticket, pages: loaded) }
-        case .failed(let error):
+        case .failed(let error, let arrived) where !arrived.isEmpty:
+            let loaded = arrived.map { page in
+                (page: page, identities: identities.map { $0.erasedIdentities(page.items) })
+            }
+            send { $0.receiveBatchFailed(ticket: ticket, arrived: loaded, error: error) }
+        case .failed(let error, _):
             send { $0.receiveFailed(ticket: ticket, error: error) }
         case .interrupted:
             send { $0.receiveInterrupted(ticket: ticket) }

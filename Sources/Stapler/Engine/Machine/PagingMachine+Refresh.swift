@@ -77,9 +77,12 @@ extension PagingMachine {
         progress = plan
         if newQuery != nil { effects.cancelsRetry = true }
         refreshLane.autoRetries = 0
-        let request = Request(
-            key: key, pageSize: configuration.pageSize, query: query, pageIndex: 0, direction: .refresh)
-        let batch = parallel.map { (requests: parallelRequests(), maxConcurrent: $0) }
+        var pageSize = configuration.pageSize
+        var batch = parallel.map { (requests: parallelRequests(), maxConcurrent: $0) }
+        if progress == nil, jumpKey == nil, let initial = initialPages {
+            (pageSize, progress, batch) = initialLoad(initial, at: key)
+        }
+        let request = Request(key: key, pageSize: pageSize, query: query, pageIndex: 0, direction: .refresh)
         startLoad(request, in: .refresh, batch: batch, &effects)
         publish(&effects)
     }
@@ -117,6 +120,7 @@ extension PagingMachine {
             switch plan.goal {
             case .around(_, let index): anchor = index
             case .reloadAll: opening = plan.above.count
+            case .initialPages: break
             case .firstPage(let end, _): return commitMerge(plan.pages, at: end, &effects)
             }
             return commitList(plan.pages, anchor: anchor, openingPage: opening, &effects)

@@ -28,6 +28,8 @@ extension PagingMachine {
             /// The page at `end`, then pages next to it toward the rows shown until one meets them, at
             /// most `pages` in all, merged by identity.
             case firstPage(end: ListEnd, pages: Int)
+            /// The first `count` pages down from the first page's key (pages loaded up front).
+            case initialPages(Int)
         }
 
         @usableFromInline let goal: Goal
@@ -88,6 +90,9 @@ extension PagingMachine {
                 if wentUp, let down { return (down, false) }
                 if let up { return (up, true) }
                 if let down { return (down, false) }
+                return nil
+            case .initialPages(let count):
+                if below.count < count, let key = keyBelow { return (key, false) }
                 return nil
             case .firstPage:
                 // Decided against the rows shown (``PagingMachine/followOnKey(_:at:after:maxPages:)``).
