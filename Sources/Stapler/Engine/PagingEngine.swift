@@ -83,6 +83,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         @usableFromInline var retryWaiters: [PageDirection: [EdgeWaiter]] = [:]
         /// The timer of the automatic retry scheduled, if any.
         @usableFromInline var retryTimer: (any Disposable)?
+        /// The query cache's eviction timers, by the serial of the kept list each evicts.
+        @usableFromInline var evictionTimers: [UInt64: any Disposable] = [:]
         /// What every load's sink hands its events to, made by the first load that starts (see
         /// ``PagingEngine/pageReceiver(in:)``).
         @usableFromInline var pageReceiver: PageSink<Item, Key, Metadata, Failure>.Receiver?
@@ -185,6 +187,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         }
         loads.disposeAll()
         retryTimer?.dispose()
+        disposeEvictionTimers()
         // The queue's observer entry and the queue refer to each other: ending the queue lets both go, and
         // with them the deliverer and the state it holds.
         deliveries.sendCompleted()
@@ -228,6 +231,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         var receiver: PageSink<Item, Key, Metadata, Failure>.Receiver?
         var retryToSchedule: (direction: PageDirection, attempt: Int, serial: UInt64)?
         var retryTimer: (any Disposable)?
+        var evictions: EvictionWork?
         let generation = state.withLock { state -> UInt64 in
             var effects = transition(&state.machine)
             state.transitions &+= 1
@@ -240,6 +244,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             register(&state)
             guard !effects.isEmpty else { return generation }
             updateGate(state.machine)
+            evictions = takeEvictionWork(effects, &state)
             if effects.cancelsRetry || effects.scheduleRetry != nil {
                 retryTimer = state.retryTimer
                 state.retryTimer = nil
@@ -273,6 +278,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         disposed.disposeAll()
         retryTimer?.dispose()
         if let retry = retryToSchedule { scheduleRetry(retry) }
+        if let evictions { run(evictions) }
         if let load = started.0, let receiver { start(load, receiver: receiver) }
         if let load = started.1, let receiver { start(load, receiver: receiver) }
         resumeSettledIfQuiescent()
