@@ -91,6 +91,20 @@ final class FirstPageRefetchTests {
         mirrored(paginator)
     }
 
+    @Test("P61: after a refetch of the first page, reloading every page starts at the top")
+    func reloadAllAfterFirstPage() {
+        let server = Server()
+        let paginator = feed(server)
+        paginator.refresh(.firstPage)
+        let rows = Array((1...33).reversed())
+        answer(server.last, from: rows)
+        paginator.refresh(.reloadAll)
+        #expect(server.keys.last == Int.max, "the newest page first")
+        while let request = server.pending.first { answer(request, from: rows) }
+        #expect(Array(paginator.items.value) == rows)
+        mirrored(paginator)
+    }
+
     @Test("P61: more than a page of new rows: one follow-on page meets the rows shown (2 requests)")
     func followsOn() {
         let server = Server()

@@ -26,7 +26,8 @@ extension PagingMachine {
     }
 
     /// Commits a refetch of the first page: merges `pages` (in list order) loaded at `end` with the rows
-    /// shown, by identity (``mergeFresh(_:at:_:)``, the catch-up's merge), and ends the refresh as loaded.
+    /// shown, by identity (``mergeFresh(_:at:_:)``, the catch-up's merge), counts the page at `end` as the
+    /// one the list was opened at, and ends the refresh as loaded.
     ///
     /// Fresh pages without a row at the top of the list are the server's whole list there: they replace
     /// the rows, as a restart would.
@@ -41,6 +42,9 @@ extension PagingMachine {
         snapshot.isStale = false
         if let key = queryCache?.queryKey { queryCache?.shownKey = key }
         mergeFresh(pages, at: end, &effects)
+        // The page refetched is the one the list counts as opened at, so a later reload of every page
+        // starts there (a cursor feed's pages have no key above its top).
+        list.firstPageIndex = end == .top ? 0 : -(list.pageKeys.count - 1)
         effects.firstPageOutcomes.append((snapshot.generation, .loaded))
         publish(&effects)
     }
