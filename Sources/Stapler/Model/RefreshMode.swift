@@ -50,7 +50,8 @@ public enum RefreshMode<Key: Sendable>: Sendable {
     /// replace the rows, so that no gap hides between the two. Like every mode, the rows stay until the
     /// merge commits, and a failed page leaves them and `retry()` goes on.
     ///
-    /// It needs rows to merge with and an identity to merge by: before the first page, with a new query,
+    /// It needs rows to merge with and an identity to merge by: before the first page, with a new query
+    /// (but for a list of that query the ``QueryCache`` shows, which it revalidates with one request),
     /// without a deduplication, or while a memory bound keeps pages dropped beyond that end, it is a
     /// ``restart``. An empty fresh page at the top of a feed is the server's list: the list is emptied.
     ///

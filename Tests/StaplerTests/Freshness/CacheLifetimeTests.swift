@@ -149,3 +149,27 @@ struct CacheLifetimeTests {
         }
     }
 }
+
+extension CacheLifetimeTests {
+    @Test("P61: a kept list revalidated with .firstPage: one request for its top page, merged by identity")
+    func firstPageRevalidation() {
+        let server = QueryServer()
+        let paginator = Paginator(
+            source: .offset { offset, size, query in server.producer("\(query)@\(offset)", size: size) }, query: "A",
+            options: PagingOptions(
+                pageSize: 10, deduplication: .by(\.description), queryCache: .last(2, revalidation: .firstPage)))
+        paginator.refresh()
+        server.last?.answerRows()
+        paginator.loadNextPage()
+        server.last?.answerRows()
+        paginator.refresh(query: "B")
+        server.last?.answerRows()
+        let requests = server.requests.count
+        paginator.refresh(query: "A")
+        #expect(server.last?.key == "A@0")
+        server.last?.answerRows()
+        #expect(server.requests.count == requests + 1)
+        #expect(paginator.items.value.map(\.description) == (0..<20).map { "A\($0)" }, "the rows below stay")
+        #expect(!paginator.snapshot.value.isStale)
+    }
+}

@@ -25,7 +25,7 @@ extension PagingMachine {
             (mode, fromCache) = switchCachedList(to: visit, mode: mode, &effects)
             if fromCache { query = newQuery }
         }
-        refresh(mode, query: newQuery, &effects)
+        refresh(mode, query: newQuery, showsQueryList: fromCache, &effects)
         if let visit, newQuery != nil { queryCache?.queryKey = visit.key }
         if fromCache, refreshLane.phase.load != nil {
             // The switch to the kept list stands: cancelling its revalidation keeps it and its query.

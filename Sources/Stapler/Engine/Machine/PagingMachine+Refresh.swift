@@ -3,10 +3,12 @@ extension PagingMachine {
     ///
     /// It disposes every load in flight (their answers are never applied) and loads the generation's
     /// first page; the rows shown stay until it commits. With `jumpKey`, that page is the one of
-    /// `jumpKey` and the opening key stays (a jump).
+    /// `jumpKey` and the opening key stays (a jump). `showsQueryList` says the rows shown are already
+    /// `newQuery`'s (a list of the query cache), so a refetch of the first page may merge with them.
     @inlinable
     mutating func refresh(
-        _ mode: RefreshMode<Key>, query newQuery: Query?, startingAt jumpKey: Key? = nil, _ effects: inout Effects
+        _ mode: RefreshMode<Key>, query newQuery: Query?, startingAt jumpKey: Key? = nil,
+        showsQueryList: Bool = false, _ effects: inout Effects
     ) {
         var key = jumpKey ?? openingKey
         var plan: RefreshProgress?
@@ -41,7 +43,7 @@ extension PagingMachine {
             guard pages >= 0 else {
                 fatalError("RefreshMode.firstPage(catchUp:): catchUp must be at least 0, got \(pages)")
             }
-            if newQuery == nil, let end = growingEnd {
+            if newQuery == nil || showsQueryList, let end = growingEnd {
                 let page = end == .top ? 0 : list.pageKeys.count - 1
                 key = list.pageKeys[page].key
                 plan = RefreshProgress(goal: .firstPage(end: end, pages: pages + 1))
