@@ -86,6 +86,23 @@ final class ParallelReloadTests {
         mirrored(paginator)
     }
 
+    @Test("P61: the same total, but a page starts with a row the page before holds: the sequential walk runs")
+    func overlapWithTheSameTotal() {
+        let server = TwoEndedServer()
+        let paginator = threePages(server)
+        paginator.refresh(.reloadAllInParallel(max: 3))
+        let pending = server.pending
+        answer(pending[0], from: Array(0..<100))
+        // Two rows arrive at the head and two leave the tail: the total stays 100.
+        let moved = [-2, -1] + Array(0..<98)
+        answer(pending[1], from: moved)
+        answer(pending[2], from: moved)
+        #expect(server.pending.map(\.key) == [0], "the pages did not line up")
+        for _ in 0..<3 { answer(server.pending.first, from: moved) }
+        #expect(Array(paginator.items.value) == Array(-2..<28))
+        mirrored(paginator)
+    }
+
     @Test("P61: a source whose keys need the page before (a cursor API) reloads one page at a time")
     func cursorsReloadInTurn() {
         let server = ManualServer<Int, Page<Int, Int, Void>, ServerError>()
