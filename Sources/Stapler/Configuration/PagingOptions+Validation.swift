@@ -12,6 +12,7 @@ struct ResolvedOptions<Item: Sendable, Key: Hashable & Sendable, Query: Sendable
     let identities: ItemIdentities<Item>?
     let deliveryScheduler: (any Scheduler)?
     let policy: PagingPolicy
+    let initialPages: (count: Int, maxConcurrent: Int)
 
     /// Checks `options` for a paginator over `source`; each failed check traps, naming the option.
     init<Metadata, Failure>(
@@ -32,6 +33,12 @@ struct ResolvedOptions<Item: Sendable, Key: Hashable & Sendable, Query: Sendable
                 "Paginator: maxPages must hold one page and both prefetch windows (maxPages * pageSize >= "
                     + "pageSize + 2 * prefetchDistance), got maxPages \(maxPages), pageSize \(pageSize), "
                     + "prefetchDistance \(distance)")
+        }
+        guard options.initialPages >= 1 else {
+            fatalError("Paginator: initialPages must be at least 1, got \(options.initialPages)")
+        }
+        guard options.maxConcurrentRequests >= 1 else {
+            fatalError("Paginator: maxConcurrentRequests must be at least 1, got \(options.maxConcurrentRequests)")
         }
         var jump: (threshold: Int, key: @Sendable (Int, Int) -> Key)?
         if let threshold = options.placeholders.jumpThreshold {
@@ -61,6 +68,7 @@ struct ResolvedOptions<Item: Sendable, Key: Hashable & Sendable, Query: Sendable
         identities = options.deduplication?.identities
         deliveryScheduler = options.deliveryScheduler
         policy = options.policy
+        initialPages = (options.initialPages, options.maxConcurrentRequests)
     }
 
     /// The identity of a query in the cache, when `Query` is `Hashable` (checked at run time: the

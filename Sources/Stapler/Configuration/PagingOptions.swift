@@ -63,6 +63,22 @@ public struct PagingOptions<Item: Sendable, Key: Hashable & Sendable>: Sendable 
     ///
     /// Going back to a kept query shows its list at once, stale, and revalidates it; see ``QueryCache``.
     public var queryCache: QueryCache<Key>?
+    /// How many pages a new list loads before it shows any, published in one update once every request
+    /// answered; 1 (the default) loads one page.
+    ///
+    /// It applies to every load of a first page (the first load, ``RefreshMode/restart``,
+    /// ``RefreshMode/open(at:)``, a query change). Over offsets, and over a cursor API whose load takes a
+    /// size, it is one request for `initialPages × pageSize` rows, and the next page's key comes from what
+    /// came back (offset plus the rows received; the response's cursor). Over page numbers, whose pages
+    /// would be renumbered by a larger size, it is `initialPages` requests of the normal size, at most
+    /// ``maxConcurrentRequests`` at once. Any other source loads the pages one after another. The first
+    /// pages that came in are published; when page `i` fails, the pages before it are, and page `i` is a
+    /// failed next page that ``Paginator/retry()-1n6nq`` asks for again (a first page that fails is a
+    /// failed refresh). A refresh or a query change meanwhile supersedes every request of it.
+    public var initialPages: Int
+    /// How many requests a load of several pages over page numbers sends at once (``initialPages``);
+    /// 4 by default.
+    public var maxConcurrentRequests: Int
 
     /// Creates options; each parameter defaults to the option's default.
     ///
@@ -76,6 +92,10 @@ public struct PagingOptions<Item: Sendable, Key: Hashable & Sendable>: Sendable 
     ///   - maxPages: The most pages the list keeps; see ``maxPages``.
     ///   - placeholders: Placeholders and jumps; see ``placeholders``.
     ///   - queryCache: The cache of earlier queries' lists; see ``queryCache``.
+    ///   - initialPages: How many pages a new list loads before it shows any (at least 1; a programmer error
+    ///     traps, naming `initialPages`); see ``initialPages``.
+    ///   - maxConcurrentRequests: How many of them over page numbers load at once (at least 1; a
+    ///     programmer error traps, naming `maxConcurrentRequests`); see ``maxConcurrentRequests``.
     public init(
         pageSize: Int? = nil,
         prefetchDistance: Int? = nil,
@@ -84,7 +104,9 @@ public struct PagingOptions<Item: Sendable, Key: Hashable & Sendable>: Sendable 
         policy: PagingPolicy = .default,
         maxPages: Int? = nil,
         placeholders: Placeholders = .off,
-        queryCache: QueryCache<Key>? = nil
+        queryCache: QueryCache<Key>? = nil,
+        initialPages: Int = 1,
+        maxConcurrentRequests: Int = 4
     ) {
         self.pageSize = pageSize
         self.prefetchDistance = prefetchDistance
@@ -94,5 +116,7 @@ public struct PagingOptions<Item: Sendable, Key: Hashable & Sendable>: Sendable 
         self.maxPages = maxPages
         self.placeholders = placeholders
         self.queryCache = queryCache
+        self.initialPages = initialPages
+        self.maxConcurrentRequests = maxConcurrentRequests
     }
 }

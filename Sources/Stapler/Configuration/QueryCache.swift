@@ -10,6 +10,12 @@ import Reactive
 /// generation). The list on screen is never evicted; the least recently shown go first, and an
 /// evicted list is freed.
 ///
+/// A list is observed while the paginator shows it; a kept list is observed by nobody. With
+/// ``evictUnobservedAfter``, a kept list is also evicted that long after it stopped being shown, on the
+/// paginator policy's clock. Going back to its query and its eviction are two inputs of the paginator's one
+/// state lock: the list comes back whole if the switch comes first, and the query loads anew if the
+/// eviction does; never half of it.
+///
 /// ```swift
 /// let search = Paginator(
 ///     source: .cursor(load: api.search), query: "",
@@ -24,6 +30,13 @@ public struct QueryCache<Key: Hashable & Sendable>: Sendable {
     public let maxAge: Duration?
     /// How a list shown from the cache reloads.
     public let revalidation: RefreshMode<Key>
+    /// How long a kept list stays after it stopped being shown, or `nil` (the default) for as long as the
+    /// capacity allows.
+    ///
+    /// The time runs on the paginator policy's clock (``PagingPolicy/clock``), from the switch away from
+    /// the list's query; going back to it before then shows it and stops the time, and leaving it again
+    /// starts the time anew. An evicted list is freed at once.
+    public let evictUnobservedAfter: Duration?
 
     /// Keeps the lists of the last `capacity` queries besides the one shown.
     ///
@@ -32,19 +45,27 @@ public struct QueryCache<Key: Hashable & Sendable>: Sendable {
     ///   - maxAge: How old a kept list may be and still be shown, on the paginator policy's clock;
     ///     `nil` for no limit.
     ///   - revalidation: How a list shown from the cache reloads; by default from its first page.
+    ///   - evictUnobservedAfter: How long a kept list stays after it stopped being shown; `nil` for as long
+    ///     as the capacity allows. Negative is a programmer error that traps, naming `evictUnobservedAfter`.
     /// - Returns: The cache configuration.
     public static func last(
-        _ capacity: Int, maxAge: Duration? = nil, revalidation: RefreshMode<Key> = .restart
+        _ capacity: Int, maxAge: Duration? = nil, revalidation: RefreshMode<Key> = .restart,
+        evictUnobservedAfter: Duration? = nil
     ) -> QueryCache {
         guard capacity >= 1 else { fatalError("QueryCache: capacity must be at least 1, got \(capacity)") }
-        return QueryCache(capacity: capacity, maxAge: maxAge, revalidation: revalidation)
+        guard (evictUnobservedAfter ?? .zero) >= .zero else {
+            fatalError("QueryCache: evictUnobservedAfter must not be negative, got \(evictUnobservedAfter ?? .zero)")
+        }
+        return QueryCache(
+            capacity: capacity, maxAge: maxAge, revalidation: revalidation, evictUnobservedAfter: evictUnobservedAfter)
     }
 
     @inlinable
-    init(capacity: Int, maxAge: Duration?, revalidation: RefreshMode<Key>) {
+    init(capacity: Int, maxAge: Duration?, revalidation: RefreshMode<Key>, evictUnobservedAfter: Duration?) {
         self.capacity = capacity
         self.maxAge = maxAge
         self.revalidation = revalidation
+        self.evictUnobservedAfter = evictUnobservedAfter
     }
 }
 

@@ -83,6 +83,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         @usableFromInline var retryWaiters: [PageDirection: [EdgeWaiter]] = [:]
         /// The timer of the automatic retry scheduled, if any.
         @usableFromInline var retryTimer: (any Disposable)?
+        /// The query cache's eviction timers, by the serial of the kept list each evicts.
+        @usableFromInline var evictionTimers: [UInt64: any Disposable] = [:]
         /// What every load's sink hands its events to, made by the first load that starts (see
         /// ``PagingEngine/pageReceiver(in:)``).
         @usableFromInline var pageReceiver: PageSink<Item, Key, Metadata, Failure>.Receiver?
@@ -128,6 +130,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     ///   - queryCache: The cache of earlier queries' lists, if any, and the identity of a query in it.
     ///   - placeholders: Whether the list is shown at full length, with placeholders.
     ///   - jump: How far from the loaded rows a preload jumps, and the key of a position's page.
+    ///   - initialPages: How many pages a first page loads, and how many requests of them run at once.
     init(
         source: PageSource<Item, Key, Query, Metadata, Failure>,
         pageSize: Int,
@@ -139,7 +142,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         bound: MemoryBound? = nil,
         queryCache: (configuration: QueryCache<Key>, key: @Sendable (Query) -> AnyHashable)? = nil,
         placeholders: Bool = false,
-        jump: (threshold: Int, key: @Sendable (Int, Int) -> Key)? = nil
+        jump: (threshold: Int, key: @Sendable (Int, Int) -> Key)? = nil,
+        initialPages: (count: Int, maxConcurrent: Int) = (1, 1)
     ) {
         self.source = source
         self.identities = identities
@@ -155,6 +159,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         if let queryCache {
             machine.queryCache = Machine.CachedLists(queryCache.configuration, queryKey: queryCache.key(query))
         }
+        machine.keysArePositional = source.slotKey != nil
+        machine.initialPages = Machine.InitialPages(initialPages, of: source)
         let initial = Publication(.initial(query: query), serial: 0)
         state = LockedState(State(machine: machine, initial: initial))
         (publication, publicationInput) = PropertyGroup.makeProperty(
@@ -181,6 +187,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         }
         loads.disposeAll()
         retryTimer?.dispose()
+        disposeEvictionTimers()
         // The queue's observer entry and the queue refer to each other: ending the queue lets both go, and
         // with them the deliverer and the state it holds.
         deliveries.sendCompleted()
@@ -224,6 +231,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         var receiver: PageSink<Item, Key, Metadata, Failure>.Receiver?
         var retryToSchedule: (direction: PageDirection, attempt: Int, serial: UInt64)?
         var retryTimer: (any Disposable)?
+        var evictions: EvictionWork?
         let generation = state.withLock { state -> UInt64 in
             var effects = transition(&state.machine)
             state.transitions &+= 1
@@ -236,6 +244,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             register(&state)
             guard !effects.isEmpty else { return generation }
             updateGate(state.machine)
+            evictions = takeEvictionWork(effects, &state)
             if effects.cancelsRetry || effects.scheduleRetry != nil {
                 retryTimer = state.retryTimer
                 state.retryTimer = nil
@@ -269,6 +278,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         disposed.disposeAll()
         retryTimer?.dispose()
         if let retry = retryToSchedule { scheduleRetry(retry) }
+        if let evictions { run(evictions) }
         if let load = started.0, let receiver { start(load, receiver: receiver) }
         if let load = started.1, let receiver { start(load, receiver: receiver) }
         resumeSettledIfQuiescent()
@@ -303,8 +313,15 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             }
             guard isCurrent else { return timer.dispose() }
         }
-        let disposable = source.start(
-            load.request, PageSink(receiver: receiver, ticket: ticket, firstEvent: FirstEvent()))
+        let disposable: any Disposable
+        if let batch = load.batch {
+            disposable = RefreshBatch.start(batch.requests, maxConcurrent: batch.maxConcurrent, of: source) {
+                [weak self] outcome in self?.receiveBatch(outcome, from: ticket)
+            }
+        } else {
+            disposable = source.start(
+                load.request, PageSink(receiver: receiver, ticket: ticket, firstEvent: FirstEvent()))
+        }
         let isCurrent = state.withLock { state -> Bool in
             guard state.loads[direction]?.ticket == ticket else { return false }
             state.loads[direction]?.disposable = disposable

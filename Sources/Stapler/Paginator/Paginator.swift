@@ -189,7 +189,7 @@ public final class Paginator<
             source: source, pageSize: resolved.pageSize, query: query, initialKey: initialKey,
             identities: resolved.identities, deliveryScheduler: resolved.deliveryScheduler, policy: resolved.policy,
             bound: resolved.bound, queryCache: resolved.queryCache, placeholders: resolved.placeholders,
-            jump: resolved.jump)
+            jump: resolved.jump, initialPages: resolved.initialPages)
     }
 
     deinit {

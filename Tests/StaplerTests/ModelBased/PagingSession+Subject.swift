@@ -127,6 +127,8 @@ extension PagingSession {
                 case .around(let index, let minimum): paginator.refresh(.around(index: index, minimumCount: minimum))
                 case .open(let at): paginator.refresh(.open(at: key(at)))
                 case .restart: paginator.refresh(.restart)
+                case .firstPage(let catchUp): paginator.refresh(.firstPage(catchUp: catchUp))
+                case .reloadAllInParallel(let max): paginator.refresh(.reloadAllInParallel(max: max))
                 }
             },
             loadNext: { paginator.loadNextPage() },

@@ -57,11 +57,18 @@ enum LoadPhase<Key: Sendable, Query: Sendable, Failure: Error> {
 struct PageLoad<Key: Sendable, Query: Sendable> {
     @usableFromInline let ticket: UInt64
     @usableFromInline let request: PageRequest<Key, Query>
+    /// For a reload of every shown page in parallel, every page's request in list order and how many may
+    /// run at once; the load answers once, with every page (``PagingMachine/receiveBatchLoaded(ticket:pages:)``).
+    @usableFromInline let batch: (requests: [PageRequest<Key, Query>], maxConcurrent: Int)?
 
     @inlinable
-    init(ticket: UInt64, request: PageRequest<Key, Query>) {
+    init(
+        ticket: UInt64, request: PageRequest<Key, Query>,
+        batch: (requests: [PageRequest<Key, Query>], maxConcurrent: Int)? = nil
+    ) {
         self.ticket = ticket
         self.request = request
+        self.batch = batch
     }
 }
 

@@ -44,6 +44,7 @@ extension PagingMachine {
     mutating func fail(
         _ direction: PageDirection, with error: PagingError<Failure>, request: Request, _ effects: inout Effects
     ) {
+        if direction == .refresh, failAfterInitialPages(with: error, request: request, &effects) { return }
         failureSerial &+= 1
         self[lane: direction].phase = .failed(error, request)
         self[lane: direction].failedAt = failureSerial

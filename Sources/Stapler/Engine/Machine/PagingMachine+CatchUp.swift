@@ -80,11 +80,7 @@ extension PagingMachine {
         let request = load.request
         let fresh = FreshPage(key: request.key, page: page, identities: identities)
         if progress.end == .bottom { progress.pages.insert(fresh, at: 0) } else { progress.pages.append(fresh) }
-        // Toward the rows shown: up from the bottom's page, down from the top's.
-        let onward = progress.end == .bottom ? page.previousKey : page.nextKey
-        if meetingRow(of: progress) == nil, progress.pages.count < progress.maxPages, !page.items.isEmpty,
-            let onward, !progress.pages.contains(where: { $0.key == onward })
-        {
+        if let onward = followOnKey(progress.pages, at: progress.end, after: page, maxPages: progress.maxPages) {
             let next = Request(
                 key: onward, pageSize: configuration.pageSize, query: list.query,
                 pageIndex: request.pageIndex + (progress.end == .bottom ? -1 : 1), direction: request.direction)
@@ -95,15 +91,31 @@ extension PagingMachine {
             return
         }
         catchUp = nil
-        commitCatchUp(progress, &effects)
+        mergeFresh(progress.pages, at: progress.end, &effects)
     }
 
-    /// The row shown where the fresh pages meet the list, if they meet it.
+    /// The key of the page a merge of `fresh` (in list order) at `end` loads next, toward the rows shown,
+    /// after `page` came in: only while the fresh pages meet no row shown, fewer than `maxPages` are in,
+    /// `page` had rows, and the key was not asked for already (`nil`: merge what is in).
+    @inlinable
+    func followOnKey(
+        _ fresh: [FreshPage], at end: ListEnd, after page: Page<Item, Key, Metadata>, maxPages: Int
+    ) -> Key? {
+        // Toward the rows shown: up from the bottom's page, down from the top's.
+        let onward = end == .bottom ? page.previousKey : page.nextKey
+        guard meetingRow(of: fresh, at: end) == nil, fresh.count < maxPages, !page.items.isEmpty, let onward,
+            !fresh.contains(where: { $0.key == onward })
+        else { return nil }
+        return onward
+    }
+
+    /// The row shown where the fresh pages (in list order) of a merge at `end` meet the list, if they
+    /// meet it.
     ///
     /// At the bottom, it is the first fresh row (in list order) that is shown; at the top, the last.
     /// Local rows do not count.
     @inlinable
-    func meetingRow(of progress: CatchUp) -> Int? {
+    func meetingRow(of pages: [FreshPage], at end: ListEnd) -> Int? {
         var shown: [ItemIdentity: Int] = [:]
         var row = 0
         for page in 0..<list.pageKeys.count {
@@ -112,8 +124,8 @@ extension PagingMachine {
                 row += 1
             }
         }
-        let fresh = progress.pages.lazy.flatMap { $0.identities ?? [] }
-        if progress.end == .bottom { return fresh.lazy.compactMap { shown[$0] }.first }
+        let fresh = pages.lazy.flatMap { $0.identities ?? [] }
+        if end == .bottom { return fresh.lazy.compactMap { shown[$0] }.first }
         return fresh.reversed().lazy.compactMap { shown[$0] }.first
     }
 }

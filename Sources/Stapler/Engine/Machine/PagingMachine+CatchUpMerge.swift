@@ -3,7 +3,9 @@ extension PagingMachine {
     @usableFromInline
     typealias MergedPage = (keys: PageKeys<Key>, rows: ContiguousArray<Item>)
 
-    /// Merges the fresh pages of a catch-up with the rows shown, by identity, in one update.
+    /// Merges fresh pages loaded at `end` (in list order) with the rows shown, by identity, in one update:
+    /// the one merge of a catch-up (``receiveCatchUp(at:maxPages:reason:)``) and of a refetch of the first
+    /// page (``RefreshMode/firstPage(catchUp:)``).
     ///
     /// The fresh pages cover the list from the row where they meet it to their end (at the bottom, from
     /// the first fresh row shown down; at the top, from the top down to the last fresh row shown). Rows
@@ -15,9 +17,7 @@ extension PagingMachine {
     ///
     /// - Complexity: O(items + fresh rows).
     @inlinable
-    mutating func commitCatchUp(_ progress: CatchUp, _ effects: inout Effects) {
-        let end = progress.end
-        let fresh = progress.pages
+    mutating func mergeFresh(_ fresh: [FreshPage], at end: ListEnd, _ effects: inout Effects) {
         let freshIdentities = Set(fresh.lazy.flatMap { $0.identities ?? [] })
         let edgePage = end == .bottom ? fresh[fresh.count - 1].page : fresh[0].page
         guard !freshIdentities.isEmpty else {
@@ -26,7 +26,7 @@ extension PagingMachine {
             setEdgeKey(end, to: edgePage.items.isEmpty ? nil : beyond)
             return publish(&effects)
         }
-        let meeting = meetingRow(of: progress)
+        let meeting = meetingRow(of: fresh, at: end)
         let previous = list.items
         // The stretch the fresh pages cover; `nil` covers every row (they meet none).
         let covered: ClosedRange<Int>? = meeting.map { end == .bottom ? $0...Int.max : 0...$0 }

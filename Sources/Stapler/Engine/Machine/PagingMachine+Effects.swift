@@ -42,6 +42,8 @@ extension PagingMachine {
         @usableFromInline var abandonedRetry: (direction: PageDirection, end: LoadEnd)?
         /// Set by transitions outside the seed's table (a restored list); skips the transition check.
         @usableFromInline var allowsAnyMove = false
+        /// Kept lists of the query cache to evict after a delay, by entry serial.
+        @usableFromInline var schedulesEviction: [(serial: UInt64, after: Duration)] = []
 
         @inlinable
         init() {}
@@ -52,7 +54,7 @@ extension PagingMachine {
         var isEmpty: Bool {
             !startsLoad && refreshLoads.disposes == nil && prependLoads.disposes == nil
                 && appendLoads.disposes == nil && !publish && firstPageOutcomes.isEmpty && scheduleRetry == nil
-                && !cancelsRetry
+                && !cancelsRetry && schedulesEviction.isEmpty
         }
 
         /// Whether the calls awaiting a load must hear of this transition.

@@ -25,7 +25,7 @@ extension PagingMachine {
             (mode, fromCache) = switchCachedList(to: visit, mode: mode, &effects)
             if fromCache { query = newQuery }
         }
-        refresh(mode, query: newQuery, &effects)
+        refresh(mode, query: newQuery, showsQueryList: fromCache, &effects)
         if let visit, newQuery != nil { queryCache?.queryKey = visit.key }
         if fromCache, refreshLane.phase.load != nil {
             // The switch to the kept list stands: cancelling its revalidation keeps it and its query.
@@ -267,12 +267,16 @@ extension PagingMachine {
         startLoad(request, in: edge, &effects)
     }
 
-    /// Puts a new load of `request` in `direction`'s phase, superseding the one there.
+    /// Puts a new load of `request` in `direction`'s phase, superseding the one there; with `batch`, the
+    /// load runs every request of it (a reload of every shown page in parallel).
     @inlinable
-    mutating func startLoad(_ request: Request, in direction: PageDirection, _ effects: inout Effects) {
+    mutating func startLoad(
+        _ request: Request, in direction: PageDirection,
+        batch: (requests: [Request], maxConcurrent: Int)? = nil, _ effects: inout Effects
+    ) {
         if let ticket = self[phase: direction].load?.ticket { effects.cancel(ticket, of: direction) }
         lastTicket &+= 1
-        self[phase: direction] = .loading(Load(ticket: lastTicket, request: request))
+        self[phase: direction] = .loading(Load(ticket: lastTicket, request: request, batch: batch))
         effects[loads: direction].starts = true
         if catchUp != nil { noteLoadStarted(request, in: direction, ticket: lastTicket) }
     }

@@ -9,13 +9,16 @@ extension PagingMachine {
             @usableFromInline let list: ShownList
             @usableFromInline let openingKey: Key
             @usableFromInline let savedAt: SchedulerInstant
+            /// Tells this keeping of the list from another: its eviction timer names it.
+            @usableFromInline let serial: UInt64
 
             @inlinable
-            init(key: AnyHashable, list: ShownList, openingKey: Key, savedAt: SchedulerInstant) {
+            init(key: AnyHashable, list: ShownList, openingKey: Key, savedAt: SchedulerInstant, serial: UInt64) {
                 self.key = key
                 self.list = list
                 self.openingKey = openingKey
                 self.savedAt = savedAt
+                self.serial = serial
             }
         }
 
@@ -25,6 +28,8 @@ extension PagingMachine {
         @usableFromInline var shownKey: AnyHashable?
         /// The identity of the current generation's query.
         @usableFromInline var queryKey: AnyHashable
+        /// The serial of the latest entry kept.
+        @usableFromInline var lastSerial: UInt64 = 0
 
         @inlinable
         init(_ configuration: QueryCache<Key>, queryKey: AnyHashable) {
@@ -33,10 +38,23 @@ extension PagingMachine {
         }
 
         /// Keeps `list` as the list of `key`, the most recently shown.
+        ///
+        /// - Returns: The entry's serial.
         @inlinable
-        mutating func keep(_ list: ShownList, openingKey: Key, as key: AnyHashable, at now: SchedulerInstant) {
+        mutating func keep(
+            _ list: ShownList, openingKey: Key, as key: AnyHashable, at now: SchedulerInstant
+        ) -> UInt64 {
             entries.removeAll { $0.key == key }
-            entries.append(Entry(key: key, list: list, openingKey: openingKey, savedAt: now))
+            lastSerial &+= 1
+            entries.append(Entry(key: key, list: list, openingKey: openingKey, savedAt: now, serial: lastSerial))
+            return lastSerial
+        }
+
+        /// Takes out the entry with `serial`, if it is still kept (its list was not shown again since).
+        @inlinable
+        mutating func evict(_ serial: UInt64) -> Entry? {
+            guard let index = entries.firstIndex(where: { $0.serial == serial }) else { return nil }
+            return entries.remove(at: index)
         }
 
         /// Takes out the list of `key`, if kept and not older than the maximum age.
@@ -70,7 +88,10 @@ extension PagingMachine {
         var result = (mode: mode, fromCache: false)
         if visit.key != cache.shownKey || !hasList {
             if hasList, let shownKey = cache.shownKey {
-                cache.keep(list, openingKey: openingKey, as: shownKey, at: visit.now)
+                let serial = cache.keep(list, openingKey: openingKey, as: shownKey, at: visit.now)
+                if let delay = cache.configuration.evictUnobservedAfter {
+                    effects.schedulesEviction.append((serial, delay))
+                }
             }
             if let entry = cache.take(visit.key, at: visit.now) {
                 show(entry.list, &effects)

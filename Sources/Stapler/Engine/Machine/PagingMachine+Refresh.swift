@@ -3,13 +3,16 @@ extension PagingMachine {
     ///
     /// It disposes every load in flight (their answers are never applied) and loads the generation's
     /// first page; the rows shown stay until it commits. With `jumpKey`, that page is the one of
-    /// `jumpKey` and the opening key stays (a jump).
+    /// `jumpKey` and the opening key stays (a jump). `showsQueryList` says the rows shown are already
+    /// `newQuery`'s (a list of the query cache), so a refetch of the first page may merge with them.
     @inlinable
     mutating func refresh(
-        _ mode: RefreshMode<Key>, query newQuery: Query?, startingAt jumpKey: Key? = nil, _ effects: inout Effects
+        _ mode: RefreshMode<Key>, query newQuery: Query?, startingAt jumpKey: Key? = nil,
+        showsQueryList: Bool = false, _ effects: inout Effects
     ) {
         var key = jumpKey ?? openingKey
         var plan: RefreshProgress?
+        var parallel: Int?
         switch mode {
         case .restart:
             break
@@ -24,6 +27,26 @@ extension PagingMachine {
                 let opening = min(max(-list.firstPageIndex, 0), pages - 1)
                 key = list.pageKeys[opening].key
                 plan = RefreshProgress(goal: .reloadAll(above: opening, below: pages - opening))
+            }
+        case .reloadAllInParallel(let maxConcurrent):
+            guard maxConcurrent >= 1 else {
+                fatalError("RefreshMode.reloadAllInParallel(max:): max must be at least 1, got \(maxConcurrent)")
+            }
+            if hasList, list.pageKeys.count > 0 {
+                let pages = list.pageKeys.count
+                let opening = min(max(-list.firstPageIndex, 0), pages - 1)
+                key = list.pageKeys[opening].key
+                plan = RefreshProgress(goal: .reloadAll(above: opening, below: pages - opening))
+                if keysArePositional, pages > 1 { parallel = maxConcurrent }
+            }
+        case .firstPage(let pages):
+            guard pages >= 0 else {
+                fatalError("RefreshMode.firstPage(catchUp:): catchUp must be at least 0, got \(pages)")
+            }
+            if newQuery == nil || showsQueryList, let end = growingEnd {
+                let page = end == .top ? 0 : list.pageKeys.count - 1
+                key = list.pageKeys[page].key
+                plan = RefreshProgress(goal: .firstPage(end: end, pages: pages + 1))
             }
         case .around(let index, let minimumCount):
             if hasList, !list.items.isEmpty {
@@ -56,9 +79,13 @@ extension PagingMachine {
         progress = plan
         if newQuery != nil { effects.cancelsRetry = true }
         refreshLane.autoRetries = 0
-        let request = Request(
-            key: key, pageSize: configuration.pageSize, query: query, pageIndex: 0, direction: .refresh)
-        startLoad(request, in: .refresh, &effects)
+        var pageSize = configuration.pageSize
+        var batch = parallel.map { (requests: parallelRequests(), maxConcurrent: $0) }
+        if progress == nil, jumpKey == nil, let initial = initialPages {
+            (pageSize, progress, batch) = initialLoad(initial, at: key)
+        }
+        let request = Request(key: key, pageSize: pageSize, query: query, pageIndex: 0, direction: .refresh)
+        startLoad(request, in: .refresh, batch: batch, &effects)
         publish(&effects)
     }
 
@@ -85,12 +112,18 @@ extension PagingMachine {
             return commitList([fresh], anchor: nil, &effects)
         }
         plan.add(fresh, up: goesUp)
-        guard let (key, up) = plan.nextLoad else {
+        var wanted = plan.nextLoad
+        if case .firstPage(let end, let pages) = plan.goal {
+            wanted = followOnKey(plan.pages, at: end, after: page, maxPages: pages).map { ($0, end == .bottom) }
+        }
+        guard let (key, up) = wanted else {
             var anchor: Int?
             var opening = 0
             switch plan.goal {
             case .around(_, let index): anchor = index
             case .reloadAll: opening = plan.above.count
+            case .initialPages: break
+            case .firstPage(let end, _): return commitMerge(plan.pages, at: end, &effects)
             }
             return commitList(plan.pages, anchor: anchor, openingPage: opening, &effects)
         }

@@ -59,6 +59,11 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     @usableFromInline var scheduledRetry: (direction: PageDirection, serial: UInt64)?
     /// The lists of earlier queries, when a ``QueryCache`` is on.
     @usableFromInline var queryCache: CachedLists?
+    /// Whether the source computes every page's key from its position, without the page before it (offset,
+    /// page number): only then may every shown page reload in parallel.
+    @usableFromInline var keysArePositional = false
+    /// How a first page loads several pages up front, or `nil` for one page.
+    @usableFromInline var initialPages: InitialPages?
 
     @inlinable
     init(

@@ -25,6 +25,11 @@ extension PagingMachine {
             case reloadAll(above: Int, below: Int)
             /// At least `rows` rows around the anchor page (row `anchor` of the list shown before).
             case around(rows: Int, anchor: Int)
+            /// The page at `end`, then pages next to it toward the rows shown until one meets them, at
+            /// most `pages` in all, merged by identity.
+            case firstPage(end: ListEnd, pages: Int)
+            /// The first `count` pages down from the first page's key (pages loaded up front).
+            case initialPages(Int)
         }
 
         @usableFromInline let goal: Goal
@@ -85,6 +90,12 @@ extension PagingMachine {
                 if wentUp, let down { return (down, false) }
                 if let up { return (up, true) }
                 if let down { return (down, false) }
+                return nil
+            case .initialPages(let count):
+                if below.count < count, let key = keyBelow { return (key, false) }
+                return nil
+            case .firstPage:
+                // Decided against the rows shown (``PagingMachine/followOnKey(_:at:after:maxPages:)``).
                 return nil
             }
         }
