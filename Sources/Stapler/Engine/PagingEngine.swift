@@ -228,6 +228,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         var drain: SignalDrain?
         var disposed = RunningLoads()
         var started: (Machine.Load?, Machine.Load?) = (nil, nil)
+        var startedBatch: PageBatch<Key, Query>?
         var receiver: PageSink<Item, Key, Metadata, Failure>.Receiver?
         var retryToSchedule: (direction: PageDirection, attempt: Int, serial: UInt64)?
         var retryTimer: (any Disposable)?
@@ -266,6 +267,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
                     }
                     state.loads[direction] = RunningLoads.Entry(ticket: load.ticket)
                     if started.0 == nil { started.0 = load } else { started.1 = load }
+                    if direction == .refresh { startedBatch = state.machine.batch(of: load) }
                     if !state.retryWaiters.isEmpty, let waiting = state.retryWaiters.removeValue(forKey: direction) {
                         state.edgeWaiters[load.ticket, default: []].append(contentsOf: waiting)
                     }
@@ -279,8 +281,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         retryTimer?.dispose()
         if let retry = retryToSchedule { scheduleRetry(retry) }
         if let evictions { run(evictions) }
-        if let load = started.0, let receiver { start(load, receiver: receiver) }
-        if let load = started.1, let receiver { start(load, receiver: receiver) }
+        if let load = started.0, let receiver { start(load, batch: startedBatch, receiver: receiver) }
+        if let load = started.1, let receiver { start(load, batch: startedBatch, receiver: receiver) }
         resumeSettledIfQuiescent()
         return generation
     }
@@ -297,9 +299,13 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
     /// Starts `load` and records its disposable, or disposes it at once if it was superseded meanwhile.
     ///
     /// A load is superseded or answered while it starts when a synchronous source answers inside
-    /// `start`. With a load timeout, its timer starts first and goes with the load.
+    /// `start`. With a load timeout, its timer starts first and goes with the load. A refresh with `batch`
+    /// (several pages asked at once) runs every request of it, at most `batch.maxConcurrent` at a time.
     @inlinable
-    func start(_ load: Machine.Load, receiver: @escaping PageSink<Item, Key, Metadata, Failure>.Receiver) {
+    func start(
+        _ load: Machine.Load, batch: PageBatch<Key, Query>? = nil,
+        receiver: @escaping PageSink<Item, Key, Metadata, Failure>.Receiver
+    ) {
         let ticket = load.ticket
         let direction = load.request.direction
         if let timeout = policy.loadTimeout {
@@ -314,7 +320,7 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
             guard isCurrent else { return timer.dispose() }
         }
         let disposable: any Disposable
-        if let batch = load.batch {
+        if let batch, direction == .refresh {
             disposable = RefreshBatch.start(batch.requests, maxConcurrent: batch.maxConcurrent, of: source) {
                 [weak self] outcome in self?.receiveBatch(outcome, from: ticket)
             }

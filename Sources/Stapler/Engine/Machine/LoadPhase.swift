@@ -57,18 +57,31 @@ enum LoadPhase<Key: Sendable, Query: Sendable, Failure: Error> {
 struct PageLoad<Key: Sendable, Query: Sendable> {
     @usableFromInline let ticket: UInt64
     @usableFromInline let request: PageRequest<Key, Query>
-    /// For a reload of every shown page in parallel, every page's request in list order and how many may
-    /// run at once; the load answers once, with every page (``PagingMachine/receiveBatchLoaded(ticket:pages:)``).
-    @usableFromInline let batch: (requests: [PageRequest<Key, Query>], maxConcurrent: Int)?
 
     @inlinable
-    init(
-        ticket: UInt64, request: PageRequest<Key, Query>,
-        batch: (requests: [PageRequest<Key, Query>], maxConcurrent: Int)? = nil
-    ) {
+    init(ticket: UInt64, request: PageRequest<Key, Query>) {
         self.ticket = ticket
         self.request = request
-        self.batch = batch
+    }
+}
+
+/// The requests of a refresh that asks several pages at once (every shown page in parallel, or the pages
+/// up front), and how many of them may run at once.
+///
+/// The machine keeps it beside its refresh load (``PagingMachine/refreshBatch``), not in the load: a
+/// ``PageLoad`` of plain keys is copied as plain bytes, while one holding a reference is copied through
+/// the runtime's generic witnesses, several times a page in every list.
+@usableFromInline
+final class PageBatch<Key: Sendable, Query: Sendable>: Sendable {
+    /// Every page's request, in list order.
+    @usableFromInline let requests: [PageRequest<Key, Query>]
+    /// How many requests may run at once.
+    @usableFromInline let maxConcurrent: Int
+
+    @inlinable
+    init(requests: [PageRequest<Key, Query>], maxConcurrent: Int) {
+        self.requests = requests
+        self.maxConcurrent = maxConcurrent
     }
 }
 

@@ -39,7 +39,7 @@ extension PagingMachine {
     /// Pages over page numbers load at once only from the first page, whose following keys are computable.
     @inlinable
     func initialLoad(_ initial: InitialPages, at key: Key) -> (
-        pageSize: Int, plan: RefreshProgress?, batch: (requests: [Request], maxConcurrent: Int)?
+        pageSize: Int, plan: RefreshProgress?, batch: PageBatch<Key, Query>?
     ) {
         let pageSize = configuration.pageSize
         let plan = RefreshProgress(goal: .initialPages(initial.count))
@@ -52,7 +52,7 @@ extension PagingMachine {
                     key: slotKey(page * pageSize, pageSize), pageSize: pageSize, query: query, pageIndex: page,
                     direction: .refresh)
             }
-            return (pageSize, plan, (requests, initial.maxConcurrent))
+            return (pageSize, plan, PageBatch(requests: requests, maxConcurrent: initial.maxConcurrent))
         case .parallel, .inTurn:
             return (pageSize, plan, nil)
         }
@@ -88,7 +88,7 @@ extension PagingMachine {
         ticket: UInt64, arrived: [(page: Page<Item, Key, Metadata>, identities: [ItemIdentity]?)],
         error: PagingError<Failure>
     ) -> Effects {
-        guard direction(of: ticket) == .refresh, let load = refreshLane.phase.load, let batch = load.batch,
+        guard direction(of: ticket) == .refresh, let load = refreshLane.phase.load, let batch = batch(of: load),
             case .initialPages? = progress?.goal, arrived.count < batch.requests.count
         else { return receiveFailed(ticket: ticket, error: error) }
         let fresh = zip(batch.requests, arrived).map {

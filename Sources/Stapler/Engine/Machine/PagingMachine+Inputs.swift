@@ -272,12 +272,20 @@ extension PagingMachine {
     @inlinable
     mutating func startLoad(
         _ request: Request, in direction: PageDirection,
-        batch: (requests: [Request], maxConcurrent: Int)? = nil, _ effects: inout Effects
+        batch: PageBatch<Key, Query>? = nil, _ effects: inout Effects
     ) {
         if let ticket = self[phase: direction].load?.ticket { effects.cancel(ticket, of: direction) }
         lastTicket &+= 1
-        self[phase: direction] = .loading(Load(ticket: lastTicket, request: request, batch: batch))
+        self[phase: direction] = .loading(Load(ticket: lastTicket, request: request))
+        if direction == .refresh { refreshBatch = batch.map { (lastTicket, $0) } }
         effects[loads: direction].starts = true
         if catchUp != nil { noteLoadStarted(request, in: direction, ticket: lastTicket) }
+    }
+
+    /// The requests `load` asks at once, if it is a refresh of several pages.
+    @inlinable
+    func batch(of load: Load) -> PageBatch<Key, Query>? {
+        guard let (ticket, batch) = refreshBatch, ticket == load.ticket else { return nil }
+        return batch
     }
 }

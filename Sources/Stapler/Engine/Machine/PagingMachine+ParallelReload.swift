@@ -23,7 +23,7 @@ extension PagingMachine {
         ticket: UInt64, pages: [(page: Page<Item, Key, Metadata>, identities: [ItemIdentity]?)]
     ) -> Effects {
         var effects = Effects()
-        guard direction(of: ticket) == .refresh, let load = refreshLane.phase.load, let batch = load.batch,
+        guard direction(of: ticket) == .refresh, let load = refreshLane.phase.load, let batch = batch(of: load),
             let plan = progress, batch.requests.count == pages.count
         else { return effects }
         effects.cancel(ticket, of: .refresh)

@@ -80,7 +80,7 @@ extension PagingMachine {
         if newQuery != nil { effects.cancelsRetry = true }
         refreshLane.autoRetries = 0
         var pageSize = configuration.pageSize
-        var batch = parallel.map { (requests: parallelRequests(), maxConcurrent: $0) }
+        var batch = parallel.map { PageBatch(requests: parallelRequests(), maxConcurrent: $0) }
         if progress == nil, jumpKey == nil, let initial = initialPages {
             (pageSize, progress, batch) = initialLoad(initial, at: key)
         }

@@ -62,6 +62,8 @@ struct PagingMachine<Item: Sendable, Key: Hashable & Sendable, Query: Sendable, 
     /// Whether the source computes every page's key from its position, without the page before it (offset,
     /// page number): only then may every shown page reload in parallel.
     @usableFromInline var keysArePositional = false
+    /// The requests of the refresh load in flight when it asks several pages at once, with its ticket.
+    @usableFromInline var refreshBatch: (ticket: UInt64, batch: PageBatch<Key, Query>)?
     /// How a first page loads several pages up front, or `nil` for one page.
     @usableFromInline var initialPages: InitialPages?
 
