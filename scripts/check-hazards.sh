@@ -118,9 +118,10 @@ P71|yes|a test helper that changes what it tests, hangs, or leaks
 P72|yes|an in-memory store that differs from SQLite'
 
 # Hazards whose feature has not landed: the offline-first store and its mediator (P44-P55, P72), optimistic
-# edits (P56-P60) and freshness (P61-P66). The test kit (P67-P71) and the reactive core's bounded debounce
-# (R22) have landed.
-pending="P46 P49 P50 P51 P52 P56 P57 P58 P59 P60 P61 P62 P63 P64 P65 P66"
+# edits persisted in a store and inserted into a sorted store list (P59, P60) and freshness (P61-P66). The
+# test kit (P67-P71), optimistic edits as layers (P56-P58) and the reactive core's bounded debounce (R22)
+# have landed.
+pending="P46 P49 P50 P51 P52 P59 P60 P61 P62 P63 P64 P65 P66"
 
 # The display names that start with hazard IDs: `@Test("R1: ...")`, or a name on the line after `@Test(`.
 # A name may start with several IDs ("P2, P3: ..."); each counts.

@@ -79,7 +79,7 @@ extension PagingEngine {
         case .reverted, .cancelled:
             let applied = sendOverlay(report: reportAfterDelivery) { state in
                 guard let layer = state.overlay.layer(serial) else { return nil }
-                state.overlay.layers.removeAll { $0.edit.serial == serial }
+                state.overlay.layers.removeAll { $0.edit.serial == layer.edit.serial }
                 if case .reverted(let error) = settlement {
                     state.overlay.failure = MutationFailure(edit: layer.edit, error: error)
                 }
