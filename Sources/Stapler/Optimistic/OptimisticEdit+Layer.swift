@@ -76,7 +76,7 @@ extension OptimisticEdit {
             let resolved = Place(position, in: shown)
             place = resolved
             apply = { rows in
-                guard !rows.contains(where: { $0.id == id }) else { return rows }
+                guard !rows.contains(where: { $0.id == id || clientIdentity(of: $0) == target }) else { return rows }
                 return rows.inserting(item, at: resolved.index(in: rows))
             }
         }
@@ -84,7 +84,8 @@ extension OptimisticEdit {
         let fold: @Sendable (PagedItems<Item>, Item?) -> OverlayFold<Item> = { base, answer in
             let renamed = answer.flatMap { $0.id == id ? nil : (new: ItemIdentity($0.id), old: target) }
             if let insertion {
-                guard let answer, !base.contains(where: { $0.id == answer.id }) else { return OverlayFold() }
+                guard let answer, !base.contains(where: { $0.id == answer.id || clientIdentity(of: $0) == target })
+                else { return OverlayFold() }
                 return OverlayFold(edit: .insert(answer, at: insertion.index(in: base)), renamed: renamed)
             }
             guard let index = base.firstIndex(where: { $0.id == id }) else { return OverlayFold() }
@@ -105,8 +106,9 @@ extension PagingEngine where Item: Identifiable, Item.ID: Sendable {
     func startOptimistic(_ edit: OptimisticEdit<Item>) -> UInt64 {
         let make = edit.layer(shown: edit.seen ?? publication.value.current.contents.snapshot.items)
         return addLayer(make) { old, new, renamed in
+            // A server copy carrying a temporary identity matches the row shown with it.
             ItemsDifference(from: old, to: new) { (item: Item) -> ItemIdentity in
-                let identity = ItemIdentity(item.id)
+                let identity = clientIdentity(of: item) ?? ItemIdentity(item.id)
                 return renamed[identity] ?? identity
             }
         }

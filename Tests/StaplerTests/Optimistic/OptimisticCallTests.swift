@@ -131,3 +131,42 @@ struct OptimisticModelTests {
         #expect(outcomes.values == ["confirmed 600"])
     }
 }
+
+/// A note whose server copy carries the temporary id the client gave it.
+struct Note: ClientIdentifiable, Equatable, Sendable {
+    let id: Int
+    var clientID: Int?
+}
+
+/// An offset response of notes.
+struct NotesPage: PaginatedResponse {
+    let items: [Note]
+    let total: Int
+}
+
+@Suite("Optimistic insertions with client ids")
+struct ClientIDTests {
+    @Test("P56: the server's copy of an insertion arrives first, carrying its client id: it is shown once")
+    func P56_pushFirst() {
+        let server = ManualServer<Int, NotesPage, ServerError>()
+        let paginator = Paginator(
+            source: .offset { offset, size, _ in server.producer(offset, size: size) },
+            options: PagingOptions(pageSize: 10, deduplication: .byID))
+        paginator.refresh()
+        server.last?.succeed(NotesPage(items: (0..<10).map { Note(id: $0) }, total: 100))
+        let mirror = Mirror(paginator)
+        let mutations = ManualServer<Int, Note?, ServerError>()
+        paginator.optimistic(.insert(Note(id: -1), at: .top), mutation: mutations.producer(1))
+        #expect(mirror.changes == [.inserted(0..<1)])
+        paginator.refresh()
+        let pushed = Note(id: 500, clientID: -1)
+        server.last?.succeed(NotesPage(items: [pushed] + (0..<9).map { Note(id: $0) }, total: 100))
+        #expect(paginator.items.value.map(\.id) == [500] + Array(0..<9), "500 once, in the insertion's place")
+        #expect(mirror.changes.last == .difference(ItemsDifference(removals: [10], insertions: [], updates: [0])))
+        mutations.last?.succeed(pushed)
+        #expect(paginator.items.value.map(\.id) == [500] + Array(0..<9))
+        #expect(paginator.pendingEdits.value.isEmpty)
+        #expect(mirror.changes.count == 2, "the echo changes nothing")
+        #expect(mirror.failures.isEmpty, "\(mirror.failures)")
+    }
+}
