@@ -90,6 +90,8 @@ extension OptimisticEdit {
             }
             guard let index = base.firstIndex(where: { $0.id == id }) else { return OverlayFold() }
             guard let answer else { return OverlayFold(edit: .remove(at: index)) }
+            // An answer older than the server's row shown (a refresh brought a newer one) is not folded in.
+            guard !isOlder(answer, than: base[index]) else { return OverlayFold() }
             return OverlayFold(edit: .replace(at: index, with: answer), renamed: renamed)
         }
         return { serial in

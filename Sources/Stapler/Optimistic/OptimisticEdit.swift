@@ -111,25 +111,3 @@ public enum OptimisticEditKind: Sendable, Hashable {
     /// ``OptimisticEdit/remove(id:)``.
     case remove
 }
-
-/// An item whose server copy can carry the temporary identity an optimistic insertion gave it.
-///
-/// When the server's copy of a row inserted optimistically (a refresh, a push) arrives before the
-/// mutation's answer and carries the insertion's temporary identity as `clientID`, the insertion shows
-/// nothing more: the server's copy stands in its place, as an update of that row, and the row is shown once.
-public protocol ClientIdentifiable: Identifiable where ID: Sendable {
-    /// The temporary identity the client gave the row before the server named it, if any.
-    var clientID: ID? { get }
-}
-
-/// The temporary identity `item` carries, when its type is ``ClientIdentifiable``.
-@usableFromInline
-func clientIdentity<Item>(of item: Item) -> ItemIdentity? {
-    guard let carrying = item as? any ClientIdentifiable else { return nil }
-    return clientIdentity(carried: carrying)
-}
-
-/// The temporary identity `item` carries, if any.
-private func clientIdentity<Item: ClientIdentifiable>(carried item: Item) -> ItemIdentity? {
-    item.clientID.map { ItemIdentity($0) }
-}

@@ -25,7 +25,8 @@ extension Paginator where Item: Identifiable, Item.ID: Sendable {
     /// with deduplication a later server copy of it is dropped. When the mutation throws, the edit alone is
     /// removed and the later edits are replayed over the current rows; if they already show the server's
     /// value, the items do not change. Once every edit has settled, the rows are the server's answers alone.
-    /// Without versions in the items, the last answer applied wins.
+    /// An answer older than the row shown is not folded in when the items are ``Versioned``; without
+    /// versions, the last answer applied wins.
     ///
     /// - Parameters:
     ///   - edit: The edit to show; an insertion's index is read against the observers' latest snapshot

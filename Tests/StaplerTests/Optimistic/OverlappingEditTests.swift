@@ -88,3 +88,42 @@ struct OverlappingEditTests {
         #expect(mirror.failures.isEmpty, "\(mirror.failures)")
     }
 }
+
+/// A counter row whose server copies carry a version.
+struct Counter: Identifiable, Versioned, Equatable, Sendable {
+    let id: Int
+    var likes: Int
+    var version: Int
+}
+
+/// An offset response of counters.
+struct CountersPage: PaginatedResponse {
+    let items: [Counter]
+    let total: Int
+}
+
+@Suite("Versioned optimistic edits")
+struct VersionedEditTests {
+    @Test("P58: an answer older than the row a refresh brought does not overwrite it")
+    func P58_olderAnswerKeepsNewerRow() {
+        let server = ManualServer<Int, CountersPage, ServerError>()
+        let paginator = Paginator(
+            source: .offset { offset, size, _ in server.producer(offset, size: size) },
+            options: PagingOptions(pageSize: 10, deduplication: .byID))
+        paginator.refresh()
+        server.last?.succeed(CountersPage(items: (0..<10).map { Counter(id: $0, likes: 10, version: 2) }, total: 10))
+        let mirror = Mirror(paginator)
+        let mutations = ManualServer<Int, Counter?, ServerError>()
+        paginator.optimistic(.modify(id: 7) { $0.likes += 1 }, mutation: mutations.producer(1))
+        #expect(paginator.items.value[7] == Counter(id: 7, likes: 11, version: 2))
+        paginator.refresh()
+        var rows = (0..<10).map { Counter(id: $0, likes: 10, version: 2) }
+        rows[7] = Counter(id: 7, likes: 12, version: 4)
+        server.last?.succeed(CountersPage(items: rows, total: 10))
+        #expect(paginator.items.value[7] == Counter(id: 7, likes: 13, version: 4), "the edit over version 4")
+        mutations.last?.succeed(Counter(id: 7, likes: 11, version: 3))
+        #expect(paginator.items.value[7] == Counter(id: 7, likes: 12, version: 4), "the row keeps version 4")
+        #expect(paginator.pendingEdits.value.isEmpty)
+        #expect(mirror.failures.isEmpty, "\(mirror.failures)")
+    }
+}
