@@ -170,3 +170,21 @@ struct ClientIDTests {
         #expect(mirror.failures.isEmpty, "\(mirror.failures)")
     }
 }
+
+@Suite("Local edits under optimistic edits")
+struct IndexUnderLayerTests {
+    @Test("P56: an edit by index names the row shown, while an optimistic insertion shifts the rows")
+    func P56_indexEditFindsTheRowShown() {
+        let server = PostServer()
+        let (paginator, mirror) = loadedPosts(10, server: server)
+        let mutations = Mutations()
+        let log = OutcomeLog()
+        paginator.optimistic(.insert(Post(-1), at: .top), mutations, key: 1, log: log)
+        paginator.optimistic(.remove(id: 4), mutations, key: 2, log: log)
+        #expect(paginator.remove(at: 1) == .applied)
+        #expect(paginator.modify(at: 4) { $0.title = "five" } == .applied)
+        #expect(paginator.items.value.map(\.id) == [-1, 1, 2, 3, 5, 6, 7, 8, 9])
+        #expect(paginator.post(5)?.title == "five")
+        #expect(mirror.failures.isEmpty, "\(mirror.failures)")
+    }
+}
