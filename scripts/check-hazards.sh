@@ -117,11 +117,12 @@ P70|no|error recovery in snapshot tests: retry loops and swallowed errors
 P71|yes|a test helper that changes what it tests, hangs, or leaks
 P72|yes|an in-memory store that differs from SQLite'
 
-# Hazards whose feature has not landed: optimistic edits (P56-P60) and freshness's triggers and offline pause
-# (P62-P64). The offline-first store and its mediator (P44-P55, P72), the refetch policies (P61), cache
+# Hazards whose feature has not landed: optimistic edits persisted in a store and placed by a store list's
+# order (P59, P60), and freshness's triggers and offline pause (P62-P64). The offline-first store and its
+# mediator (P44-P55, P72), optimistic edits as layers (P56-P58), the refetch policies (P61), cache
 # lifetimes (P65), several pages up front (P66), the test kit (P67-P71) and the reactive core's bounded
 # debounce (R22) have landed.
-pending="P56 P57 P58 P59 P60 P62 P63 P64"
+pending="P59 P60 P62 P63 P64"
 
 # The display names that start with hazard IDs: `@Test("R1: ...")`, or a name on the line after `@Test(`.
 # A name may start with several IDs ("P2, P3: ..."); each counts.

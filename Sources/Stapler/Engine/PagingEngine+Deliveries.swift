@@ -56,15 +56,18 @@ extension PagingEngine {
     func enqueue(_ effects: inout Machine.Effects, of state: inout State) -> SignalDrain? {
         var drain: SignalDrain?
         if effects.publish {
+            // Rows the optimistic layers add or hide move the indices the app holds: an index is then
+            // carried by identity.
+            let shifted = state.overlay.changesCount || state.latestPublication.contents.overlay.changesCount
             state.changes.record(
-                effects.itemsChange, count: state.machine.snapshot.items.count,
+                shifted ? .reloaded : effects.itemsChange, count: state.machine.snapshot.items.count,
                 delivered: UInt64(truncatingIfNeeded: gate.deliveredSerial.relaxedLoad()))
             let publication = Publication(
                 PublicationContents(
                     snapshot: state.machine.snapshot, itemsChange: effects.itemsChange, anchorRow: effects.anchor,
                     laterPageError: effects.laterPageError, appliesPage: effects.appliesPage,
                     query: state.machine.query, changesQuery: effects.changesQuery, slotsChange: effects.slotsChange,
-                    previousPlaceholders: effects.previousPlaceholders ?? (0, 0)),
+                    previousPlaceholders: effects.previousPlaceholders ?? (0, 0), overlay: state.overlay),
                 serial: state.changes.latestSerial)
             let previous = state.latestPublication
             state.latestPublication = publication
@@ -209,10 +212,20 @@ extension PagingEngine {
         func deliver(_ delivery: Delivery) {
             switch delivery {
             case .publication(let made, let previous):
-                let previousItems = previous.contents.snapshot.items
+                var previousItems = previous.contents.snapshot.items
                 var publication = made
-                if let identities, publication.contents.needsKeyedDifference(previousItems: previousItems) {
+                if !made.contents.overlay.isInert || !previous.contents.overlay.isInert {
+                    // Optimistic layers were shown or are: the rows delivered before are the base for the change.
+                    previousItems = self.publication.value.current.contents.snapshot.items
+                    publication = Self.overlaid(made, shownBefore: previousItems, by: identities)
+                } else if let identities, publication.contents.needsKeyedDifference(previousItems: previousItems) {
                     publication = Self.keyed(publication, previousItems: previousItems, by: identities)
+                } else if made.contents.overlay.difference != nil,
+                    publication.contents.snapshot.items.isIdentical(to: previousItems)
+                {
+                    // After the last optimistic layer settled, the rows delivered are equal to the server's
+                    // but may be another copy: keep showing that one while the server's rows do not change.
+                    publication = Self.keepingDelivered(publication, self.publication.value.current)
                 }
                 gate.recordDelivered(
                     leadingCount: publication.contents.snapshot.leadingCount,

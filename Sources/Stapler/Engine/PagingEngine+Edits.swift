@@ -63,7 +63,9 @@ extension PagingEngine {
                 // An insertion into a list that showed no rows goes at the top of the list as it is.
                 guard anchor >= 0 else { return (state.machine.snapshot.items, .row(0)) }
                 var place = state.changes.place(of: anchor, at: serial)
-                if place == .unknown {
+                // Rows that pending optimistic edits add or hide shift the indices shown from the machine's:
+                // the row is then found by its identity.
+                if place == .unknown || state.overlay.changesCount {
                     place = anchorIdentity.flatMap { state.machine.index(ofIdentity: $0) }.map { .row($0) } ?? .gone
                 }
                 if after, case .row(let index) = place { place = .row(index + 1) }

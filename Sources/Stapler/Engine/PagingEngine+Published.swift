@@ -139,4 +139,6 @@ enum PublishedProperty: Int, CaseIterable {
     case presentation, updates, errorsAfterFirstPage, slots, slotUpdates
     /// The `Stapler` facade's total, 0 until a page reports one.
     case totalOrZero
+    /// The optimistic edits pending, and the mutations that failed.
+    case pendingEdits, mutationErrors
 }

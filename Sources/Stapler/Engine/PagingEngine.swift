@@ -106,6 +106,8 @@ final class PagingEngine<Item: Sendable, Key: Hashable & Sendable, Query: Sendab
         @usableFromInline var transitions: UInt64 = 0
         /// The latest publication staged: the one the next publication is delivered after.
         @usableFromInline var latestPublication: Publication
+        /// The optimistic edits whose mutations run, as layers over the rows the machine shows.
+        @usableFromInline var overlay = OptimisticOverlay<Item>()
 
         @inlinable
         init(machine: Machine, initial: Publication) {

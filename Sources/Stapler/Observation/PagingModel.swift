@@ -55,6 +55,9 @@
         public private(set) var total: Int?
         /// The metadata of the latest applied page.
         public private(set) var metadata: Metadata?
+        /// The optimistic edits whose mutations have not settled, in the order they started; see
+        /// ``Paginator/pendingEdits``.
+        public private(set) var pendingEdits: [PendingEdit<Item>]
         /// How many snapshots of the paginator the model applied (coalesced ones are skipped).
         public private(set) var snapshotsApplied = 0
         /// How ``items`` changed in the latest turn that changed them, with the row a list keeps in place;
@@ -80,7 +83,10 @@
 
         /// The newest snapshot delivered, its publication's serial, and whether it or a snapshot it
         /// replaced applied a page.
-        typealias Posted = (snapshot: PagingSnapshot<Item, Metadata, Failure>, serial: UInt64, appliesPage: Bool)
+        typealias Posted = (
+            snapshot: PagingSnapshot<Item, Metadata, Failure>, serial: UInt64, appliesPage: Bool,
+            pending: [PendingEdit<Item>]
+        )
 
         /// Creates the model of `paginator`, showing its current snapshot at once.
         ///
@@ -98,6 +104,7 @@
             isEndReached = snapshot.isEndReached
             total = snapshot.total
             metadata = snapshot.metadata
+            pendingEdits = current.contents.overlay.pending
             let inbox = inbox
             let engine = paginator.engine
             // The published value's own signal: every publication, with its serial and its items change.
@@ -110,7 +117,8 @@
                 let step = publication.contents.itemsChange.map {
                     RowsStep(change: $0, anchor: publication.contents.anchor, previousCount: change.previousItems.count)
                 }
-                let posted = inbox.post(step) { (snapshot, serial, appliesPage || $0?.appliesPage == true) }
+                let pending = publication.contents.overlay.pending
+                let posted = inbox.post(step) { (snapshot, serial, appliesPage || $0?.appliesPage == true, pending) }
                 guard posted else { return }
                 Task { @MainActor in self?.drain() }
             }
@@ -124,7 +132,7 @@
         /// (by the paginator's skip rules), so a view that reads an unchanged one is not invalidated.
         private func drain() {
             guard let taken = inbox.take() else { return }
-            let (snapshot, serial, appliesPage) = taken.value
+            let (snapshot, serial, appliesPage, pending) = taken.value
             shown = ShownSnapshot(snapshot, serial: serial)
             let last = applied
             applied = snapshot
@@ -136,6 +144,7 @@
             if snapshot.isEndReached != last.isEndReached { isEndReached = snapshot.isEndReached }
             if snapshot.total != last.total { total = snapshot.total }
             if appliesPage { metadata = snapshot.metadata }
+            if pending != pendingEdits { pendingEdits = pending }
             snapshotsApplied += 1
         }
 

@@ -47,13 +47,16 @@ struct PublicationContents<Item: Sendable, Query: Sendable, Metadata: Sendable, 
     /// How the slots changed, and the placeholder counts before the change.
     @usableFromInline let slotsChange: ItemsChange?
     @usableFromInline let previousPlaceholders: (before: Int, after: Int)
+    /// The optimistic layers pending when the publication was made, which the deliverer replays over
+    /// ``snapshot``'s rows before anyone sees them (see `OptimisticOverlay.swift`).
+    @usableFromInline let overlay: OptimisticOverlay<Item>
 
     @inlinable
     init(
         snapshot: PagingSnapshot<Item, Metadata, Failure>, itemsChange: ItemsChange?, anchorRow: Int? = nil,
         anchor: ItemsAnchor? = nil, laterPageError: PagingError<Failure>?, appliesPage: Bool,
         query: Query, changesQuery: Bool, slotsChange: ItemsChange? = nil,
-        previousPlaceholders: (before: Int, after: Int) = (0, 0)
+        previousPlaceholders: (before: Int, after: Int) = (0, 0), overlay: OptimisticOverlay<Item> = .init()
     ) {
         self.snapshot = snapshot
         self.itemsChange = itemsChange
@@ -65,6 +68,7 @@ struct PublicationContents<Item: Sendable, Query: Sendable, Metadata: Sendable, 
         self.changesQuery = changesQuery
         self.slotsChange = slotsChange
         self.previousPlaceholders = previousPlaceholders
+        self.overlay = overlay
     }
 
     /// The contents of the publication of a paginator that has done nothing yet.
@@ -89,7 +93,20 @@ struct PublicationContents<Item: Sendable, Query: Sendable, Metadata: Sendable, 
         PublicationContents(
             snapshot: snapshot, itemsChange: itemsChange, anchorRow: anchorRow, anchor: anchor,
             laterPageError: laterPageError, appliesPage: appliesPage, query: query, changesQuery: changesQuery,
-            slotsChange: slotsChange, previousPlaceholders: previousPlaceholders)
+            slotsChange: slotsChange, previousPlaceholders: previousPlaceholders, overlay: overlay)
+    }
+
+    /// These contents with the rows shown, their change, anchor and slots change worked out over the
+    /// optimistic layers.
+    @usableFromInline
+    func with(
+        snapshot: PagingSnapshot<Item, Metadata, Failure>, itemsChange: ItemsChange?, anchor: ItemsAnchor?,
+        slotsChange: ItemsChange?
+    ) -> PublicationContents {
+        PublicationContents(
+            snapshot: snapshot, itemsChange: itemsChange, anchorRow: anchorRow, anchor: anchor,
+            laterPageError: laterPageError, appliesPage: appliesPage, query: query, changesQuery: changesQuery,
+            slotsChange: slotsChange, previousPlaceholders: previousPlaceholders, overlay: overlay)
     }
 }
 
