@@ -27,7 +27,7 @@ struct OverlayLayer<Item: Sendable>: Sendable {
     }
 
     /// Whether the edit may change how many rows are shown.
-    @usableFromInline
+    @inlinable
     var changesCount: Bool { edit.kind == .insert || edit.kind == .remove }
 }
 
@@ -63,29 +63,91 @@ struct OptimisticOverlay<Item: Sendable>: Sendable {
     @usableFromInline typealias Difference =
         @Sendable (PagedItems<Item>, PagedItems<Item>, [ItemIdentity: ItemIdentity]) -> ItemsDifference
 
+    /// What an overlay holds.
+    @usableFromInline
+    struct Fields: Sendable {
+        @usableFromInline var layers: [OverlayLayer<Item>] = []
+        @usableFromInline var nextSerial: UInt64 = 1
+        @usableFromInline var difference: Difference?
+        @usableFromInline var renamed: [ItemIdentity: ItemIdentity] = [:]
+        @usableFromInline var failure: MutationFailure<Item>?
+
+        @inlinable
+        init() {}
+    }
+
+    /// The fields, behind one reference that every publication shares until an edit changes them, and
+    /// `nil` until the first optimistic edit: a paginator that never makes one copies a `nil` into each
+    /// publication, where five fields (an array, a dictionary, a closure) would be copied and released
+    /// through the runtime's generic witnesses on every page.
+    @usableFromInline
+    final class Storage: Sendable {
+        @usableFromInline let fields: Fields
+
+        @inlinable
+        init(_ fields: Fields) {
+            self.fields = fields
+        }
+    }
+
+    @usableFromInline var storage: Storage?
+
+    @inlinable
+    init() {}
+
+    /// The fields, read.
+    @inlinable
+    var fields: Fields {
+        get { storage?.fields ?? Fields() }
+        set { storage = Storage(newValue) }
+    }
+
     /// The pending layers, oldest first: each is applied over the ones before it.
-    @usableFromInline var layers: [OverlayLayer<Item>] = []
+    @inlinable
+    var layers: [OverlayLayer<Item>] {
+        get { storage?.fields.layers ?? [] }
+        set { fields.layers = newValue }
+    }
     /// The serial the next edit gets.
-    @usableFromInline var nextSerial: UInt64 = 1
+    @inlinable
+    var nextSerial: UInt64 {
+        get { storage?.fields.nextSerial ?? 1 }
+        set { fields.nextSerial = newValue }
+    }
     /// The difference of the rows shown, by the items' identity: set by the first optimistic edit.
-    @usableFromInline var difference: Difference?
+    @inlinable
+    var difference: Difference? {
+        get { storage?.fields.difference }
+        set { fields.difference = newValue }
+    }
     /// For the publication of a confirmed insertion alone: the server's identity of the row, mapped to the
     /// temporary one it was shown with.
-    @usableFromInline var renamed: [ItemIdentity: ItemIdentity] = [:]
+    @inlinable
+    var renamed: [ItemIdentity: ItemIdentity] {
+        get { storage?.fields.renamed ?? [:] }
+        set { fields.renamed = newValue }
+    }
     /// For the publication of a reverted edit alone: the failure to report.
-    @usableFromInline var failure: MutationFailure<Item>?
-
-    @usableFromInline
-    init() {}
+    @inlinable
+    var failure: MutationFailure<Item>? {
+        get { storage?.fields.failure }
+        set { fields.failure = newValue }
+    }
 
     /// Whether the rows shown are the rows of the publication: no layer is pending, and no identity
     /// changed.
-    @usableFromInline
-    var isInert: Bool { layers.isEmpty && renamed.isEmpty }
+    @inlinable
+    var isInert: Bool {
+        guard let fields = storage?.fields else { return true }
+        return fields.layers.isEmpty && fields.renamed.isEmpty
+    }
 
     /// Whether the rows shown may differ in number from the publication's (indices do not carry over).
-    @usableFromInline
-    var changesCount: Bool { !renamed.isEmpty || layers.contains { $0.changesCount } }
+    @inlinable
+    var changesCount: Bool {
+        guard let fields = storage?.fields else { return false }
+        return !fields.renamed.isEmpty || fields.layers.contains { $0.changesCount }
+    }
 
     /// The pending edits, in the order they started.
     @usableFromInline
