@@ -142,16 +142,13 @@ names=$(find "$tests_dir" -name '*.swift' -print0 | xargs -0 awk '
 
 stress_words='thread|race|racing|racer|concurren|barrier|tasks|writers|readers|senders|while [A-Z] sends'
 
-# Cross-check the list above with the catalogue when it is at hand.
+# Cross-check the list above with the catalogue when it is at hand: HAZARDS_DIR names a directory of
+# Markdown files whose table rows start with a bold hazard ID.
 for directory in "${HAZARDS_DIR:-}"; do
-    if [ -n "$directory" ] && [ -f "$directory/HAZARDS.md" ]; then
-        ids_of() { grep -oE '^\| \*\*[RP][0-9]+\*\*' "$1" | grep -oE '[RP][0-9]+' | sort -u; }
+    if [ -n "$directory" ] && [ -d "$directory" ]; then
+        ids_of() { grep -ohE '^\| \*\*[RP][0-9]+\*\*' "$@" | grep -oE '[RP][0-9]+' | sort -u; }
         listed=$(printf '%s\n' "$catalogue" | cut -d'|' -f1 | sort)
-        first=$(ids_of "$directory/HAZARDS.md")
-        known="$first"
-        for later in HAZARDS-NEXT.md HAZARDS-3.md; do
-            [ -f "$directory/$later" ] && known=$(printf '%s\n%s\n' "$known" "$(ids_of "$directory/$later")" | sort -u)
-        done
+        known=$(ids_of "$directory"/*.md)
         unlisted=$(comm -23 <(echo "$known") <(echo "$listed"))
         unknown=$(comm -23 <(echo "$listed") <(echo "$known"))
         if [ -n "$unlisted" ] || [ -n "$unknown" ]; then

@@ -64,7 +64,7 @@ struct SQLiteFile {
                 try reconcile(writer, schema: schema, coding: coding)
             }
         }
-        let version = UInt64(try writer.integer(counterQuery) ?? 0)
+        let version = UInt64(clamping: try writer.integer(counterQuery) ?? 0)
         var reader: SQLiteConnection?
         var watch: SQLiteConnection?
         if !isMemory {

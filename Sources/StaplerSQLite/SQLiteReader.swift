@@ -22,7 +22,8 @@ struct SQLiteReader<Row: StoreRow>: StoreReading {
     /// The file's commit counter in this read transaction (read once per transaction).
     func version() throws(StoreError) -> UInt64 {
         if let counter = context.counter { return counter }
-        let counter = UInt64(try connection.integer(SQLiteFile.counterQuery) ?? 0)
+        // A negative counter (a file damaged outside the store) reads as 0, never a trap.
+        let counter = UInt64(clamping: try connection.integer(SQLiteFile.counterQuery) ?? 0)
         context.counter = counter
         return counter
     }

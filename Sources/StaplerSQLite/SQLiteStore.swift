@@ -133,7 +133,12 @@ public final class SQLiteStore<Row: StoreRow>: LocalStore, Sendable {
                     return nil
                 }
                 try connection.run("UPDATE stapler_meta SET value = value + 1 WHERE key = 'version'")
-                let version = UInt64(try connection.integer(SQLiteFile.counterQuery) ?? 0)
+                // A counter that is missing or not positive after the increment was damaged outside the store:
+                // the write fails as a corrupt file, and rolls back.
+                guard let counter = try connection.integer(SQLiteFile.counterQuery), counter > 0 else {
+                    throw .corrupt
+                }
+                let version = UInt64(counter)
                 // A counter that moved past the known version before this transaction took the lock was
                 // moved by another connection's commit: it is reported first.
                 counters.withLock { versions in

@@ -21,6 +21,6 @@ final class SQLiteWatch {
         let dataVersion = try connection.integer("PRAGMA data_version")
         guard dataVersion != lastDataVersion else { return nil }
         lastDataVersion = dataVersion
-        return UInt64(try connection.integer(SQLiteFile.counterQuery) ?? 0)
+        return UInt64(clamping: try connection.integer(SQLiteFile.counterQuery) ?? 0)
     }
 }

@@ -91,21 +91,25 @@ final class RemoteLink<Row: StoreRow>: Sendable {
 
     /// Whether the list's refresh with `ticket` goes to the network (held until the mediator returned):
     /// every refresh but the opening read, which does only for an empty collection with a launch refresh.
+    ///
+    /// The refresh is held and asked in one critical section, so a network refresh that ends meanwhile
+    /// cannot answer it with the store as it was, leaving the new one with nobody waiting for it.
     func takesRefresh(ticket: UInt64, key: StorePosition) -> Bool {
-        let takes = state.withLock { state -> Bool in
+        let actions = state.withLock { state -> [RemoteMachine.Action]? in
             guard state.opened else {
                 state.opened = true
-                guard state.machine.requiresRefresh, state.openedEmpty else { return false }
+                guard state.machine.requiresRefresh, state.openedEmpty else { return nil }
                 state.launchAfterOpening = false
                 state.held[.refresh, default: []].append((ticket, key))
-                return true
+                return Self.request(.refresh, in: &state)
             }
             state.launchAfterOpening = false
             state.held[.refresh, default: []].append((ticket, key))
-            return true
+            return Self.request(.refresh, in: &state)
         }
-        if takes { request(.refresh) }
-        return takes
+        guard let actions else { return false }
+        run(actions)
+        return true
     }
 
     /// Whether a launch refresh waits to start now that the opening read is done (it is taken once).
@@ -151,7 +155,20 @@ final class RemoteLink<Row: StoreRow>: Sendable {
 
     /// Asks the mediator for `direction`, under the machine's rules.
     func request(_ direction: PageDirection) {
-        run(state.withLock { $0.machine.request(direction) })
+        run(state.withLock { Self.request(direction, in: &$0) })
+    }
+
+    /// Asks the machine for `direction`; called under the state lock.
+    ///
+    /// A refresh that starts supersedes the list's edge loads (the engine runs a refresh alone), so the
+    /// ones that waited for the mediator's edge loads, which the refresh cancels, wait for nothing any more.
+    private static func request(_ direction: PageDirection, in state: inout State) -> [RemoteMachine.Action] {
+        let actions = state.machine.request(direction)
+        if direction == .refresh, actions.contains(where: { if case .start = $0 { true } else { false } }) {
+            state.held[.prepend] = nil
+            state.held[.append] = nil
+        }
+        return actions
     }
 
     /// Runs `actions`: cancels loads, then starts loads (reading the edge and its key in one read).

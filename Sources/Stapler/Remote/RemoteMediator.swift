@@ -110,6 +110,8 @@ public struct RemoteContext<Row: StoreRow>: Sendable {
         guard let refreshed, count > 0, refreshed <= now else { return false }
         let (seconds, attoseconds) = maxAge.components
         let maxAgeMilliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        return now.millisecondsSince1970 - refreshed.millisecondsSince1970 < maxAgeMilliseconds
+        // A stored time far in the past (a damaged row) is stale, never an overflow.
+        let (age, overflow) = now.millisecondsSince1970.subtractingReportingOverflow(refreshed.millisecondsSince1970)
+        return !overflow && age < maxAgeMilliseconds
     }
 }

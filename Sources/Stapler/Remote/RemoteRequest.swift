@@ -93,12 +93,10 @@ public struct RemoteRequest<Row: StoreRow>: Sendable {
 
     /// Commits one transaction of `body`, unless the load was cancelled.
     ///
-    /// The store checks the cancellation under its write lock, just before it commits, so a load cancelled
-    /// before its commit (a refresh that superseded it) commits nothing, and every commit of the refresh
-    /// that cancelled it comes after. The version of the commit is recorded: the list's combined state
-    /// waits until it shows the store at or after it. No lock of the list is held while the store sends
-    /// its change, so an observer of the store's changes may refresh this list, or make its mediator write,
-    /// at once.
+    /// The store checks the cancellation under its write lock, before it writes, so a load cancelled before
+    /// its write began (a refresh that superseded it) commits nothing, and every commit of the refresh that
+    /// cancelled it comes after. No lock of the list is held while the store sends its change, so an
+    /// observer of the store's changes may refresh this list, or make its mediator write, at once.
     /// - Parameter body: Records the writes.
     /// - Returns: The store's change.
     /// - Throws: `CancellationError` when the load was cancelled; what `body` or the store throws.
@@ -156,39 +154,28 @@ public final class RemoteCompletion: Sendable {
     }
 }
 
-/// A load's cancellation and the versions it committed.
+/// A load's cancellation.
 final class RemoteTicket: Sendable {
-    struct State {
-        var cancelled = false
-        var committed: UInt64?
-    }
-
-    // Guarded by its own lock (`LockedState`).
-    private let state = LockedState(State())
+    // Guarded by its own lock (`LockedState`): whether the load was cancelled.
+    private let cancelled = LockedState(false)
 
     init() {}
 
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
+    var isCancelled: Bool { cancelled.withLock { $0 } }
 
-    /// The version of the load's latest commit.
-    var committed: UInt64? { state.withLock { $0.committed } }
-
-    /// Marks the load cancelled: a write that has not committed yet commits nothing.
+    /// Marks the load cancelled: a write that has not begun commits nothing.
     func cancel() {
-        state.withLock { $0.cancelled = true }
+        cancelled.withLock { $0 = true }
     }
 
-    /// Commits `body` to `store` unless the load is cancelled when the store is about to commit it.
+    /// Commits `body` to `store` unless the load is cancelled when the store, holding its write lock, is
+    /// about to write it.
     func write<Row: StoreRow>(
         to store: any LocalStore<Row>, _ body: (inout StoreTransaction<Row>) throws -> Void
     ) throws -> StoreChange {
-        let change = try store.write { transaction in
+        try store.write { transaction in
             transaction.commitCondition = { [self] in !isCancelled }
             try body(&transaction)
         }
-        if !change.collections.isEmpty || !change.ids.isEmpty {
-            state.withLock { $0.committed = max($0.committed ?? 0, change.version) }
-        }
-        return change
     }
 }

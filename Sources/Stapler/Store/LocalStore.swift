@@ -110,7 +110,8 @@ public protocol LocalStore<Row>: AnyObject, Sendable {
     /// Runs `body` with a reader that sees one data version throughout.
     ///
     /// Every read also notices commits that other connections made to the store's data before it (see
-    /// ``noticeExternalCommits()``).
+    /// ``noticeExternalCommits()``), and reports them before it returns: call it outside locks, since it may
+    /// run the observers of ``changes``.
     func read<Result>(_ body: (any StoreReading<Row>) throws -> Result) throws -> Result
 
     /// Looks, cheaply, for commits that other connections made to the store's data since it last looked,

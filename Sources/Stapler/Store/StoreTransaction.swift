@@ -39,7 +39,7 @@ public struct StoreTransaction<Row: StoreRow>: Sendable {
     /// The recorded writes, in order.
     package private(set) var operations: [StoreOperation<Row>] = []
 
-    /// A check the store makes under its write lock, just before it commits.
+    /// A check the store makes under its write lock, before it writes anything of this transaction.
     ///
     /// If it answers `false`, nothing is written and the write throws `CancellationError`. A remote load's
     /// writes use it, so that a load cancelled before its commit commits nothing, with no lock of the list

@@ -131,6 +131,10 @@ final class StoreListFollower<Row: StoreRow>: Sendable {
     /// and an edge read that finds nothing while the server may have more waits for the mediator's load of
     /// that edge.
     func load(_ request: PageRequest<StorePosition, Void>, ticket: UInt64) {
+        if request.direction == .refresh {
+            // A refresh runs alone: the edge loads that waited for a window reload were superseded.
+            state.withLock { $0.discarded.removeAll() }
+        }
         if request.direction == .refresh, request.pageIndex == 0, let remote,
             remote.takesRefresh(ticket: ticket, key: request.key)
         {
