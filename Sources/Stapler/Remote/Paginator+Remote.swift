@@ -48,28 +48,12 @@ where Item: StoreRow, Key == StorePosition, Query == Void, Metadata == StoreList
         scheduler: any TimeScheduler,
         observed: Bool = true
     ) {
-        guard let described = store.schema.collections.first(where: { $0.name == collection }) else {
-            fatalError("Paginator(store:collection:remote:): collection \"\(collection)\" is not in the store's schema")
-        }
+        let described = Self.described(collection, in: store, by: "Paginator(store:collection:remote:)")
         let link = RemoteLink(
             mediator: remote, store: store, collection: collection, pageSize: pageSize, isCancellation: isCancellation)
-        let follower = StoreListFollower(
-            store: store, collection: described, pageSize: pageSize, latency: maxCoalescingLatency,
-            scheduler: scheduler, observed: observed, remote: link)
-        let source = PageSource<Item, StorePosition, Void, StoreListMetadata, StoreError>(firstKey: .first) {
-            request, sink in
-            follower.load(request, ticket: sink.ticket)
-            return AnyDisposable()
-        }
-        var options = options
-        options.pageSize = pageSize
-        options.deduplication = .by { $0.storeID }
-        self.init(source: source, query: (), initialKey: opening, options: options, follower: follower)
-        follower.attach(engine)
-        if observed {
-            refresh()
-            launchRemoteRefreshIfDue()
-        }
+        self.init(
+            store: store, collection: described, pageSize: pageSize, remote: link, options: options,
+            openingAt: opening, latency: maxCoalescingLatency, scheduler: scheduler, observed: observed)
     }
 
     /// The state of the list's mediator in each direction (all idle for a list without one).

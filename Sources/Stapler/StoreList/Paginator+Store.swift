@@ -62,13 +62,32 @@ where Item: StoreRow, Key == StorePosition, Query == Void, Metadata == StoreList
         scheduler: any TimeScheduler,
         observed: Bool = true
     ) {
-        // `fatalError` in a guard keeps its message in optimised builds, where `precondition`'s is dropped.
-        guard let described = store.schema.collections.first(where: { $0.name == collection }) else {
-            fatalError("Paginator(store:collection:): collection \"\(collection)\" is not in the store's schema")
-        }
-        let follower = StoreListFollower(
-            store: store, collection: described, pageSize: pageSize, latency: maxCoalescingLatency,
+        self.init(
+            store: store, collection: Self.described(collection, in: store, by: "Paginator(store:collection:)"),
+            pageSize: pageSize, remote: nil, options: options, openingAt: opening, latency: maxCoalescingLatency,
             scheduler: scheduler, observed: observed)
+    }
+
+    /// The collection named `name` in `store`'s schema; another name traps, naming `collection` and the
+    /// initializer `caller`.
+    static func described(_ name: String, in store: some LocalStore<Item>, by caller: String) -> StoreCollection<Item> {
+        // `fatalError` in a guard keeps its message in optimised builds, where `precondition`'s is dropped.
+        guard let described = store.schema.collections.first(where: { $0.name == name }) else {
+            fatalError("\(caller): collection \"\(name)\" is not in the store's schema")
+        }
+        return described
+    }
+
+    /// A list over `collection` of `store`, filled from the network by `remote` if there is one: what both
+    /// public initializers make.
+    convenience init(
+        store: some LocalStore<Item>, collection: StoreCollection<Item>, pageSize: Int, remote: RemoteLink<Item>?,
+        options: PagingOptions<Item, StorePosition>, openingAt opening: StorePosition, latency: Duration,
+        scheduler: any TimeScheduler, observed: Bool
+    ) {
+        let follower = StoreListFollower(
+            store: store, collection: collection, pageSize: pageSize, latency: latency, scheduler: scheduler,
+            observed: observed, remote: remote)
         let source = PageSource<Item, StorePosition, Void, StoreListMetadata, StoreError>(firstKey: .first) {
             request, sink in
             follower.load(request, ticket: sink.ticket)
@@ -79,7 +98,10 @@ where Item: StoreRow, Key == StorePosition, Query == Void, Metadata == StoreList
         options.deduplication = .by { $0.storeID }
         self.init(source: source, query: (), initialKey: opening, options: options, follower: follower)
         follower.attach(engine)
-        if observed { refresh() }
+        if observed {
+            refresh()
+            launchRemoteRefreshIfDue()
+        }
     }
 
     /// Tells the list whether the app shows it.
